@@ -1,0 +1,5 @@
+"""``python -m templeforge`` runs the command line."""
+
+from templeforge.cli import main
+
+main()
