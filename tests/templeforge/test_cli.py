@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from templeforge.cli import main
 
@@ -42,3 +43,92 @@ def test_unknown_piece_is_a_one_line_error() -> None:
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and "unknown piece 'Q9'" in lines[0]
+
+
+# -- solve ------------------------------------------------------------------------------
+
+EXAMPLES = Path(__file__).parents[2] / "examples"
+
+
+def solve(*args: str) -> Result:
+    return CliRunner().invoke(main, ["solve", *args])
+
+
+def test_solve_counts_3x20_as_json() -> None:
+    result = solve(str(EXAMPLES / "pentominoes-3x20.toml"), "--count", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["status"], data["count"], data["exhaustive"], data["distinct"]) == ("solved", 8, True, False)
+    assert isinstance(data["seconds"], float)
+    assert sorted(p["piece"] for p in data["solution"]) == sorted("FILNPTUVWXYZ")
+    assert all(len(p["cells"]) == 5 and len(p["cells"][0]) == 2 for p in data["solution"])
+
+
+def test_solve_distinct_and_show() -> None:
+    result = solve(str(EXAMPLES / "pentominoes-3x20.toml"), "--distinct", "--show")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert "2 distinct tilings up to the region's 4 symmetries" in lines[0]
+    picture = [line for line in lines[1:] if line]
+    assert len(picture) == 3 and all(len(row) == 20 for row in picture)
+    assert set("".join(picture)) == set("FILNPTUVWXYZ")
+
+
+def test_solve_unique_and_legend(tmp_path: Path) -> None:
+    path = tmp_path / "plus.toml"
+    path.write_text('region = """\n.#.\n###\n.#.\n"""\npieces = ["X"]\n')
+    result = solve(str(path), "--unique", "--show")
+    assert result.exit_code == 0 and "unique" in result.stdout and "not unique" not in result.stdout
+    data = json.loads(solve(str(path), "--unique", "--json").stdout)
+    assert data["unique"] is True and data["count"] == 1
+    lock = solve(str(EXAMPLES / "ubongo-lock.toml"), "--show")
+    assert "I = I3, L = L3, P = P, T = T4" in lock.stdout
+
+
+def test_solve_enumerate_lists_each_tiling(tmp_path: Path) -> None:
+    path = tmp_path / "dominoes.toml"
+    path.write_text('region = "###\\n###"\npieces = [{ name = "I2", count = 3 }]\n')
+    result = solve(str(path), "--enumerate", "--json")
+    data = json.loads(result.stdout)
+    assert data["count"] == 3 and len(data["solutions"]) == 3
+    text = solve(str(path), "--enumerate").stdout
+    assert "#3" in text and "#4" not in text
+
+
+def test_unsolvable_exits_1_with_the_reason(tmp_path: Path) -> None:
+    path = tmp_path / "odd.toml"
+    path.write_text('region = "###"\npieces = ["I2"]\n')
+    result = solve(str(path), "--count")
+    assert result.exit_code == 1
+    assert "unsolvable" in result.stdout and "area mismatch" in result.stdout
+
+
+def test_time_limit_exits_3_as_unknown() -> None:
+    result = solve(str(EXAMPLES / "pentominoes-6x10.toml"), "--time-limit", "0.000001", "--json")
+    assert result.exit_code == 3
+    assert json.loads(result.stdout)["status"] == "unknown"
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ('region = "##"\npieces = ["Q7"]\n', "unknown piece or preset 'Q7'"),
+        ('region = """\n#a\n"""\npieces = ["I2"]\n', "file line 2"),
+        ('region = "##"\npieces = [{ name = "I2", count = "2" }]\n', "pieces[0].count"),
+        ('region = "##"\npieces = ["I2"]\nsize = 3\n', "unknown key(s) size"),
+        ('region = "..\\n.."\npieces = ["I2"]\n', "the region is empty"),
+    ],
+)
+def test_bad_puzzle_files_give_one_line_and_exit_2(tmp_path: Path, content: str, expected: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(content)
+    result = solve(str(path))
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and str(path) in lines[0] and expected in lines[0]
+    assert result.stdout == ""
+
+
+def test_missing_file_is_a_one_line_error(tmp_path: Path) -> None:
+    result = solve(str(tmp_path / "nope.toml"))
+    assert result.exit_code == 2 and "cannot read the file" in result.stderr

@@ -1,0 +1,279 @@
+"""Tiling puzzles and their solutions, independent of any search engine.
+
+Nouns:
+    Mode       ``all`` (every piece is used exactly once) or ``subset`` (any sub-multiset of
+               the pieces, as long as the region is covered exactly).
+    Puzzle     a region (any finite set of cells, holes allowed), a multiset of pieces, flips
+               on or off, and the mode. A 2D piece in a 3D region is a flat polycube that
+               turns in 3D.
+    Placement  one piece lying on a set of region cells.
+    Solution   an exact tiling: placements that cover every region cell once.
+
+A piece's *name* is its identity: two copies of ``L`` are interchangeable (swapping them is
+the same tiling), while two differently named pieces of the same shape are not.
+
+The engines (``solver.tiling``) share what is computed here: the candidate placements, the
+quick proofs of impossibility (area, unreachable cells) and the action of the region's
+symmetries on placements, which is how solutions are counted up to symmetry.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from functools import lru_cache
+from string import ascii_letters, digits
+
+from solver.errors import ShapeError
+from solver.pieces import Piece
+from solver.shapes import Cell, Shape, Transform, format_cells
+
+
+class Mode(Enum):
+    """Which pieces a tiling uses."""
+
+    ALL = "all"
+    SUBSET = "subset"
+
+
+@dataclass(frozen=True, slots=True)
+class Puzzle:
+    """Cover ``region`` exactly with ``pieces`` (a multiset: repeat a piece to have copies).
+
+    Args:
+        region: the cells to cover; its coordinates are the ones solutions report.
+        pieces: the pieces, in the order they are listed; repeats are copies.
+        flips: whether a piece may be turned over (in 3D: used as its mirror image).
+        mode: ``Mode.ALL`` or ``Mode.SUBSET`` (a ``"all"``/``"subset"`` string is accepted).
+
+    Raises:
+        ShapeError: no pieces, a 3D piece in a 2D region, or one name for two shapes.
+    """
+
+    region: Shape
+    pieces: tuple[Piece, ...]
+    flips: bool = True
+    mode: Mode = Mode.ALL
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.region, Shape):
+            raise ShapeError(f"the region must be a Shape, got {type(self.region).__name__}")
+        pieces = tuple(self.pieces)
+        if not pieces:
+            raise ShapeError("a puzzle needs at least one piece")
+        shapes: dict[str, Shape] = {}
+        for p in pieces:
+            if not isinstance(p, Piece):
+                raise ShapeError(f"pieces must be Piece values, got {p!r}")
+            if p.shape.dim > self.region.dim:
+                raise ShapeError(f"piece {p.name!r} is 3D but the region is 2D")
+            known = shapes.setdefault(p.name, p.shape)
+            if not known.is_congruent(p.shape, flips=False):
+                raise ShapeError(f"the name {p.name!r} is given to two different shapes")
+        if not isinstance(self.flips, bool):
+            raise ShapeError(f"flips must be true or false, got {self.flips!r}")
+        try:
+            mode = Mode(self.mode)
+        except ValueError:
+            raise ShapeError(f"mode must be 'all' or 'subset', got {self.mode!r}") from None
+        object.__setattr__(self, "pieces", pieces)
+        object.__setattr__(self, "mode", mode)
+
+    @property
+    def kinds(self) -> tuple[tuple[Piece, int], ...]:
+        """Each distinct piece (by name, first appearance first) with its number of copies."""
+        return _kinds(self.pieces)
+
+    @property
+    def piece_area(self) -> int:
+        return sum(p.size for p in self.pieces)
+
+    def placements(self) -> tuple[Placement, ...]:
+        """Every way a piece can lie on region cells, in a fixed order (kind, then cells)."""
+        return _placements(self)
+
+    def orientations(self, piece: Piece) -> tuple[Shape, ...]:
+        """The orientations ``piece`` may take in this puzzle's region."""
+        shape = piece.shape.lifted() if self.region.dim == 3 else piece.shape
+        return shape.orientations(self.flips)
+
+    def symmetries(self) -> tuple[Transform, ...]:
+        """The region's symmetries that map tilings to tilings (rotations only without flips)."""
+        return self.region.symmetries(self.flips)
+
+    def impossibility(self) -> str | None:
+        """A short proof that no tiling exists, found without search, or None.
+
+        Checks the area (in ``subset`` mode: whether any selection of pieces has the region's
+        area) and whether every region cell can be reached by some placement.
+        """
+        return _impossibility(self)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Placement:
+    """A piece (by name) lying on ``cells``."""
+
+    piece: str
+    cells: tuple[Cell, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cells", tuple(sorted(tuple(c) for c in self.cells)))
+
+    def as_json(self) -> dict[str, object]:
+        return {"piece": self.piece, "cells": [list(c) for c in self.cells]}
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """An exact tiling, as placements sorted by piece name and cells."""
+
+    placements: tuple[Placement, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "placements", tuple(sorted(self.placements)))
+
+    def pieces_used(self) -> tuple[str, ...]:
+        return tuple(p.piece for p in self.placements)
+
+    def letters(self) -> list[tuple[str, Placement]]:
+        """One character per placement, in placement order.
+
+        Where every piece name is a single distinct character the names themselves are used.
+        Otherwise each placement takes the first capital of its name (``soma_A`` -> ``A``,
+        ``L4`` -> ``L``), then its lower case, then the first free letter; ``legend()`` says
+        which is which.
+        """
+        names = [p.piece for p in self.placements]
+        if all(len(n) == 1 for n in names) and len(set(names)) == len(names):
+            return [(n, p) for n, p in zip(names, self.placements)]
+        alphabet = ascii_letters[26:] + ascii_letters[:26] + digits
+        if len(self.placements) > len(alphabet):
+            raise ShapeError(f"cannot draw {len(self.placements)} placements with one letter each")
+        taken: set[str] = set()
+        out = []
+        for p in self.placements:
+            capitals = [ch for ch in p.piece if ch.isupper()] or [ch for ch in p.piece if ch.isalnum()]
+            wishes = [capitals[0].upper(), capitals[0].lower()] if capitals else []
+            letter = next(ch for ch in [*wishes, *alphabet] if ch not in taken and ch in alphabet)
+            taken.add(letter)
+            out.append((letter, p))
+        return out
+
+    def picture(self, region: Shape | None = None) -> str:
+        """The tiling drawn with one letter per placement; region cells left uncovered are
+        drawn as ``#`` (there are none in a valid tiling)."""
+        labels: dict[Cell, str] = {c: "#" for c in region.cells} if region is not None else {}
+        for letter, placement in self.letters():
+            for c in placement.cells:
+                labels[c] = letter
+        return format_cells(labels)
+
+    def legend(self) -> str:
+        """``A = I2, B = L3, ...``; empty when the picture uses the pieces' own names."""
+        pairs = self.letters()
+        if all(letter == p.piece for letter, p in pairs):
+            return ""
+        return ", ".join(f"{letter} = {p.piece}" for letter, p in pairs)
+
+    def as_json(self) -> list[dict[str, object]]:
+        return [p.as_json() for p in self.placements]
+
+
+# -- shared computations (cached per puzzle) ----------------------------------------------
+
+
+@lru_cache(maxsize=256)
+def _kinds(pieces: tuple[Piece, ...]) -> tuple[tuple[Piece, int], ...]:
+    counts = Counter(p.name for p in pieces)
+    first: dict[str, Piece] = {}
+    for p in pieces:
+        first.setdefault(p.name, p)
+    return tuple((p, counts[name]) for name, p in first.items())
+
+
+@lru_cache(maxsize=256)
+def _placements(puzzle: Puzzle) -> tuple[Placement, ...]:
+    region = puzzle.region.cells
+    anchors = puzzle.region.sorted_cells()
+    out: list[Placement] = []
+    for piece, _count in puzzle.kinds:
+        seen: set[tuple[Cell, ...]] = set()
+        for shape in puzzle.orientations(piece):
+            cells = shape.sorted_cells()
+            first = cells[0]
+            for a in anchors:
+                offset = tuple(x - y for x, y in zip(a, first))
+                moved = tuple(tuple(v + d for v, d in zip(c, offset)) for c in cells)
+                if all(c in region for c in moved) and moved not in seen:
+                    seen.add(moved)
+        out.extend(Placement(piece.name, cells) for cells in sorted(seen))
+    return tuple(out)
+
+
+def _achievable_areas(kinds: Iterable[tuple[Piece, int]]) -> int:
+    """Bit i is set when some selection of pieces has exactly i cells."""
+    bits = 1
+    for piece, count in kinds:
+        for _ in range(count):
+            bits |= bits << piece.size
+    return bits
+
+
+@lru_cache(maxsize=256)
+def _impossibility(puzzle: Puzzle) -> str | None:
+    area = puzzle.region.size
+    total = puzzle.piece_area
+    if puzzle.mode is Mode.ALL and total != area:
+        return f"area mismatch: the pieces cover {total} cells but the region has {area}"
+    if puzzle.mode is Mode.SUBSET:
+        if total < area:
+            return f"area mismatch: all the pieces together cover {total} cells but the region has {area}"
+        if not (_achievable_areas(puzzle.kinds) >> area) & 1:
+            return f"area mismatch: no selection of the pieces covers exactly {area} cells"
+    reachable = {c for p in puzzle.placements() for c in p.cells}
+    missing = sorted(puzzle.region.cells - reachable)
+    if missing:
+        where = ", ".join(str(list(c)) for c in missing[:5]) + (" ..." if len(missing) > 5 else "")
+        return f"{len(missing)} region cell(s) no piece can cover: {where}"
+    if puzzle.mode is Mode.ALL:
+        unplaceable = [p.name for p, _ in puzzle.kinds if not any(q.piece == p.name for q in puzzle.placements())]
+        if unplaceable:
+            return f"piece(s) that fit nowhere in the region: {', '.join(unplaceable)}"
+    return None
+
+
+@lru_cache(maxsize=256)
+def symmetry_action(puzzle: Puzzle) -> tuple[tuple[int, ...], ...]:
+    """How each region symmetry permutes ``puzzle.placements()``: one index tuple per
+    symmetry (identity first), mapping placement i to placement ``perm[i]``."""
+    placements = puzzle.placements()
+    index = {(p.piece, p.cells): i for i, p in enumerate(placements)}
+    region = puzzle.region
+    out = []
+    for t in puzzle.symmetries():
+        image = region.transformed(t)
+        offset = tuple(a - b for a, b in zip(region.lower_corner(), image.lower_corner()))
+
+        def move(c: Cell, t: Transform = t, offset: tuple[int, ...] = offset) -> Cell:
+            return tuple(v + d for v, d in zip(t.apply(c), offset))
+
+        perm = []
+        for p in placements:
+            key = (p.piece, tuple(sorted(move(c) for c in p.cells)))
+            perm.append(index[key])
+        out.append(tuple(perm))
+    return tuple(out)
+
+
+def canonical_key(chosen: Sequence[int], action: Sequence[Sequence[int]]) -> tuple[int, ...]:
+    """The least image of a tiling (given as placement indices) under the symmetries, so
+    that tilings equal up to symmetry get equal keys."""
+    return min(tuple(sorted(perm[i] for i in chosen)) for perm in action)
+
+
+def solution_from_indices(puzzle: Puzzle, chosen: Iterable[int]) -> Solution:
+    placements = puzzle.placements()
+    return Solution(tuple(placements[i] for i in chosen))

@@ -1,0 +1,190 @@
+"""Puzzle files: a tiling puzzle written as TOML.
+
+    title  = "Pentominoes in a 6x10 box"   # optional
+    region = '''
+    ##########
+    ##########
+    '''                                     # an ASCII picture; 3D: layers, bottom first
+    pieces = ["pentominoes", "L4", { name = "Q", shape = "##\\n#.", count = 2 }]
+    flips  = true                           # optional, default true
+    mode   = "all"                          # optional: "all" (default) or "subset"
+
+``pieces`` lists piece names, preset names and inline tables; a table has ``name`` and may
+have ``shape`` (a picture; without it the name must be a known piece) and ``count`` (copies,
+default 1). Every problem in a file is reported at once, each naming the file and the field
+(and, for pictures, the line in the file).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from solver.errors import ParseError, ShapeError, TempleforgeError, UnknownPieceError
+from solver.pieces import Piece, is_preset, piece, preset
+from solver.puzzle import Mode, Puzzle
+from solver.shapes import Shape
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+KEYS = ("title", "region", "pieces", "flips", "mode")
+PIECE_KEYS = ("name", "shape", "count")
+
+
+class PuzzleFileError(TempleforgeError, ValueError):
+    """A puzzle file could not be read; the message names the file and every bad field."""
+
+
+def _picture_start(text: str, key: str) -> int | None:
+    """The file line on which the picture assigned to ``key`` begins (its line 1), if the
+    key is written as ``key = '''...`` or ``key = \"\"\"...`` at the start of a line."""
+    for number, line in enumerate(text.split("\n"), start=1):
+        m = re.match(rf"\s*{re.escape(key)}\s*=\s*(\"\"\"|''')(.*)$", line)
+        if m:
+            return number + 1 if not m.group(2).strip() else number
+    return None
+
+
+def _parse_picture(value: object, field: str, text: str, problems: list[str]) -> Shape | None:
+    if not isinstance(value, str):
+        problems.append(f"field '{field}': expected an ASCII picture (a string), got {_kind(value)}")
+        return None
+    try:
+        return Shape.parse(value)
+    except ParseError as err:
+        where = ""
+        start = _picture_start(text, field) if field.isidentifier() else None
+        if err.line is not None:
+            where = (f" (file line {start + err.line - 1})" if start is not None
+                     else f" (picture line {err.line})")
+        column = f", column {err.column}" if err.column is not None and err.line is not None else ""
+        problems.append(f"field '{field}'{where}{column}: {err.message}")
+        return None
+
+
+def _kind(value: object) -> str:
+    names = {bool: "a boolean", int: "a number", float: "a number", str: "a string",
+             list: "a list", dict: "a table"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _pieces(value: object, text: str, problems: list[str]) -> list[Piece]:
+    if not isinstance(value, list) or not value:
+        problems.append(f"field 'pieces': expected a non-empty list of piece names, preset names "
+                        f"and tables, got {_kind(value) if value != [] else 'an empty list'}")
+        return []
+    out: list[Piece] = []
+    for i, item in enumerate(value):
+        field = f"pieces[{i}]"
+        if isinstance(item, str):
+            try:
+                out.extend(preset(item) if is_preset(item) else [piece(item)])
+            except UnknownPieceError:
+                problems.append(f"field '{field}': unknown piece or preset {item!r} "
+                                f"(`templeforge shapes` lists them)")
+            continue
+        if not isinstance(item, dict):
+            problems.append(f"field '{field}': expected a piece name or a table, got {_kind(item)}")
+            continue
+        unknown = sorted(set(item) - set(PIECE_KEYS))
+        if unknown:
+            problems.append(f"field '{field}': unknown key(s) {', '.join(unknown)} "
+                            f"(expected {', '.join(PIECE_KEYS)})")
+        name = item.get("name")
+        if not isinstance(name, str) or not name.strip():
+            problems.append(f"field '{field}.name': expected a non-empty string, got "
+                            f"{_kind(name) if name is not None else 'nothing'}")
+            continue
+        count = item.get("count", 1)
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            problems.append(f"field '{field}.count': expected a positive whole number, got {count!r}")
+            continue
+        if "shape" in item:
+            # one block of rows is a flat piece (it turns in 3D in a 3D region); layers make 3D
+            shape = _parse_picture(item["shape"], f"{field}.shape", text, problems)
+            if shape is None:
+                continue
+            try:
+                made = Piece(name, shape)
+            except ShapeError as err:
+                problems.append(f"field '{field}.shape': {err}")
+                continue
+        else:
+            try:
+                made = piece(name)
+            except UnknownPieceError:
+                problems.append(f"field '{field}.name': unknown piece {name!r}; give it a 'shape'")
+                continue
+        out.extend([made] * count)
+    return out
+
+
+def parse_puzzle(text: str, source: str = "<puzzle>") -> Puzzle:
+    """Read a puzzle from TOML text.
+
+    Args:
+        text: the file's contents.
+        source: the file name to put in error messages.
+
+    Raises:
+        PuzzleFileError: invalid TOML, unknown keys, wrong types, a malformed picture, an
+            unknown piece, an empty region, ...; every problem found, in one message.
+    """
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise PuzzleFileError(f"{source}: not valid TOML: {err}") from None
+    problems: list[str] = []
+    unknown = sorted(set(data) - set(KEYS))
+    if unknown:
+        problems.append(f"unknown key(s) {', '.join(unknown)} (expected {', '.join(KEYS)})")
+    if "title" in data and not isinstance(data["title"], str):
+        problems.append(f"field 'title': expected a string, got {_kind(data['title'])}")
+    region = None
+    if "region" not in data:
+        problems.append("field 'region' is missing: expected an ASCII picture of the cells to cover")
+    else:
+        raw = data["region"]
+        if isinstance(raw, str) and "#" not in raw and all(ch in ".\n\t \r" for ch in raw):
+            problems.append("field 'region': the region is empty: draw its cells with '#'")
+        else:
+            region = _parse_picture(raw, "region", text, problems)
+    flips = data.get("flips", True)
+    if not isinstance(flips, bool):
+        problems.append(f"field 'flips': expected true or false, got {flips!r}")
+    mode = data.get("mode", "all")
+    if mode not in [m.value for m in Mode]:
+        problems.append(f"field 'mode': expected \"all\" or \"subset\", got {mode!r}")
+    if "pieces" not in data:
+        problems.append("field 'pieces' is missing: expected a list of piece names, presets and tables")
+        pieces: list[Piece] = []
+    else:
+        pieces = _pieces(data["pieces"], text, problems)
+    if region is not None and region.dim == 2:
+        flat = [p.name for p in pieces if p.shape.dim == 3]
+        if flat:
+            problems.append(f"field 'pieces': 3D piece(s) {', '.join(sorted(set(flat)))} in a 2D region")
+    if not problems and region is not None:
+        try:
+            return Puzzle(region, tuple(pieces), flips=flips, mode=Mode(mode))
+        except ShapeError as err:
+            problems.append(f"field 'pieces': {err}")
+    raise PuzzleFileError(f"{source}: " + "; ".join(problems))
+
+
+def load_puzzle(path: str | Path) -> Puzzle:
+    """Read a puzzle file (see the module docstring).
+
+    Raises:
+        PuzzleFileError: the file cannot be read or is not a valid puzzle.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise PuzzleFileError(f"{path}: cannot read the file: {err}") from None
+    return parse_puzzle(text, str(path))
