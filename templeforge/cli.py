@@ -171,8 +171,8 @@ def solve(
     """
     puzzle = load_puzzle(puzzle_file)
     counting = do_count or limit is not None or distinct or do_enumerate
-    if do_unique and (counting and not do_count):
-        raise click.UsageError("--unique cannot be combined with --limit, --distinct or --enumerate")
+    if do_unique and counting:
+        raise click.UsageError("--unique counts to 2 by itself: leave out --count, --limit, --distinct and --enumerate")
     if do_unique:
         result = tiling.unique(puzzle, time_limit=time_limit, seed=seed)
     elif counting:
