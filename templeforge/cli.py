@@ -61,7 +61,26 @@ def json_option(func: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")(func)
 
 
-@click.group()
+class OneLineErrors(click.Group):
+    """A group whose usage errors (bad options, wrong values) are one line, like domain errors."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs["standalone_mode"] = False
+        try:
+            return super().main(*args, **kwargs)
+        except click.exceptions.Abort:
+            click.echo("templeforge: aborted", err=True)
+            sys.exit(1)
+        except click.ClickException as err:
+            hint = ""
+            ctx = getattr(err, "ctx", None)
+            if ctx is not None:
+                hint = f" (see '{ctx.command_path} --help')"
+            click.echo(f"templeforge: error: {one_line(err.format_message())}{hint}", err=True)
+            sys.exit(err.exit_code)
+
+
+@click.group(cls=OneLineErrors)
 @click.version_option(__version__, prog_name="templeforge")
 def main() -> None:
     """Templeforge: proved-solvable board-game content, ready to print."""

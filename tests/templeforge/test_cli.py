@@ -132,3 +132,16 @@ def test_bad_puzzle_files_give_one_line_and_exit_2(tmp_path: Path, content: str,
 def test_missing_file_is_a_one_line_error(tmp_path: Path) -> None:
     result = solve(str(tmp_path / "nope.toml"))
     assert result.exit_code == 2 and "cannot read the file" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["solve", str(EXAMPLES / "ubongo-lock.toml"), "--limit", "0"],
+     ["solve", str(EXAMPLES / "ubongo-lock.toml"), "--unique", "--count"],
+     ["no-such-command"]],
+)
+def test_usage_errors_are_one_line_and_exit_2(args: list[str]) -> None:
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("templeforge: error: ")
