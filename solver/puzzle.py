@@ -239,7 +239,8 @@ def _impossibility(puzzle: Puzzle) -> str | None:
         where = ", ".join(str(list(c)) for c in missing[:5]) + (" ..." if len(missing) > 5 else "")
         return f"{len(missing)} region cell(s) no piece can cover: {where}"
     if puzzle.mode is Mode.ALL:
-        unplaceable = [p.name for p, _ in puzzle.kinds if not any(q.piece == p.name for q in puzzle.placements())]
+        placed = {q.piece for q in puzzle.placements()}
+        unplaceable = [p.name for p, _ in puzzle.kinds if p.name not in placed]
         if unplaceable:
             return f"piece(s) that fit nowhere in the region: {', '.join(unplaceable)}"
     return None
