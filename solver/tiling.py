@@ -1,4 +1,4 @@
-"""Exact tiling with CP-SAT: first solution, counting, uniqueness, enumeration.
+"""Exact tiling: first solution, counting, uniqueness, enumeration (counter or CP-SAT).
 
 Nouns:
     Status        ``solved``, ``unsolvable`` (proved) or ``unknown`` (a limit was hit first;
@@ -9,6 +9,10 @@ Nouns:
 Operations: ``solve`` (first solution), ``count`` (all tilings, optionally up to a limit or
 up to the region's symmetries), ``unique`` (count that stops at 2) and
 ``enumerate_solutions`` (count and keep every tiling). Nothing here prints.
+
+Two engines answer (``Engine``): the compiled bitboard counter of ``solver.counter``, which
+``auto`` picks for every region of up to 64 cells, and the CP-SAT model here, used beyond
+that or on request. Tests hold each against the other and against a naive oracle.
 
 The CP-SAT model has one Boolean per candidate placement, ``place[piece, i]``; every region
 cell is covered by exactly one chosen placement, and each piece is used as many times as it
@@ -25,8 +29,22 @@ from enum import Enum
 import ortools
 from ortools.sat.python import cp_model
 
+from solver import counter
 from solver.errors import TempleforgeError
 from solver.puzzle import Mode, Puzzle, Solution, canonical_key, solution_from_indices, symmetry_action
+
+
+class Engine(Enum):
+    """Which search answers.
+
+    ``auto`` uses the counter for regions it can hold (up to 64 cells) and CP-SAT beyond;
+    ``counter`` is the compiled bitboard search of ``solver.counter``; ``cp-sat`` is the
+    CP-SAT model below.
+    """
+
+    AUTO = "auto"
+    COUNTER = "counter"
+    CP_SAT = "cp-sat"
 
 
 class Status(Enum):
@@ -41,8 +59,9 @@ class Status(Enum):
 class Stats:
     """Search statistics and the parameters used.
 
-    ``engine`` is ``cp-sat`` or ``precheck`` (answered without search: an area mismatch or a
-    cell no piece can reach).
+    ``engine`` is ``counter``, ``cp-sat`` or ``precheck`` (answered without search: an area
+    mismatch or a cell no piece can reach). ``branches`` counts the counter's search nodes
+    or CP-SAT's branches; ``conflicts`` is CP-SAT's only.
     """
 
     engine: str
@@ -114,18 +133,25 @@ class SolverError(TempleforgeError):
 
 
 def solve(
-    puzzle: Puzzle, *, time_limit: float | None = None, seed: int = 0, workers: int = 1
+    puzzle: Puzzle,
+    *,
+    time_limit: float | None = None,
+    seed: int = 0,
+    workers: int = 1,
+    engine: Engine | str = Engine.AUTO,
 ) -> TilingResult:
     """Find one tiling, or prove there is none.
 
     Args:
         puzzle: what to tile.
         time_limit: seconds before giving up with status ``unknown``; None for no limit.
-        seed: CP-SAT's random seed (the same seed and one worker give the same answer).
-        workers: CP-SAT search workers.
+        seed: CP-SAT's random seed (the same seed and one worker give the same answer; the
+            counter is deterministic and records the seed only).
+        workers: CP-SAT search workers (the counter uses one).
+        engine: ``auto``, ``counter`` or ``cp-sat`` (see ``Engine``).
     """
     return _run(puzzle, counting=False, limit=None, distinct=False, keep=1,
-                time_limit=time_limit, seed=seed, workers=workers)
+                time_limit=time_limit, seed=seed, workers=workers, engine=engine)
 
 
 def count(
@@ -136,6 +162,7 @@ def count(
     keep: int | None = 1,
     time_limit: float | None = None,
     seed: int = 0,
+    engine: Engine | str = Engine.AUTO,
 ) -> TilingResult:
     """Count tilings.
 
@@ -148,19 +175,26 @@ def count(
         time_limit: seconds before stopping; the count found so far is returned with
             ``exhaustive=False`` (status ``unknown`` if nothing was found).
         seed: CP-SAT's random seed.
+        engine: ``auto``, ``counter`` or ``cp-sat`` (see ``Engine``).
     """
     if limit is not None and (not isinstance(limit, int) or limit < 1):
         raise SolverError(f"limit must be a positive whole number, got {limit!r}")
     return _run(puzzle, counting=True, limit=limit, distinct=distinct, keep=keep,
-                time_limit=time_limit, seed=seed, workers=1)
+                time_limit=time_limit, seed=seed, workers=1, engine=engine)
 
 
-def unique(puzzle: Puzzle, *, time_limit: float | None = None, seed: int = 0) -> TilingResult:
+def unique(
+    puzzle: Puzzle,
+    *,
+    time_limit: float | None = None,
+    seed: int = 0,
+    engine: Engine | str = Engine.AUTO,
+) -> TilingResult:
     """Decide whether the puzzle has exactly one tiling (the count stops at 2).
 
     ``result.unique`` is True, False, or None when the time limit came first.
     """
-    return count(puzzle, limit=2, keep=2, time_limit=time_limit, seed=seed)
+    return count(puzzle, limit=2, keep=2, time_limit=time_limit, seed=seed, engine=engine)
 
 
 def enumerate_solutions(
@@ -170,9 +204,11 @@ def enumerate_solutions(
     distinct: bool = False,
     time_limit: float | None = None,
     seed: int = 0,
+    engine: Engine | str = Engine.AUTO,
 ) -> TilingResult:
     """Every tiling (one per symmetry class with ``distinct``), in the order found."""
-    return count(puzzle, limit=limit, distinct=distinct, keep=None, time_limit=time_limit, seed=seed)
+    return count(puzzle, limit=limit, distinct=distinct, keep=None, time_limit=time_limit,
+                 seed=seed, engine=engine)
 
 
 # -- the CP-SAT model ---------------------------------------------------------------------
@@ -248,22 +284,91 @@ def _run(
     time_limit: float | None,
     seed: int,
     workers: int,
+    engine: Engine | str,
 ) -> TilingResult:
     if time_limit is not None and not time_limit > 0:
         raise SolverError(f"time limit must be a positive number of seconds, got {time_limit!r}")
     if not isinstance(workers, int) or workers < 1:
         raise SolverError(f"workers must be a positive whole number, got {workers!r}")
+    try:
+        engine = Engine(engine)
+    except ValueError:
+        names = ", ".join(e.value for e in Engine)
+        raise SolverError(f"engine must be one of {names}, got {engine!r}") from None
+    if engine is Engine.COUNTER and not counter.fits(puzzle):
+        raise SolverError(f"the counter engine takes regions of at most {counter.MAX_CELLS} cells; "
+                          f"this one has {puzzle.region.size} (use engine cp-sat)")
     started = time.perf_counter()
     n_sym = len(puzzle.symmetries()) if distinct else 1
 
-    # data
     reason = puzzle.impossibility()
-    placements = puzzle.placements()
     if reason is not None:
-        stats = Stats("precheck", time.perf_counter() - started, placements=len(placements),
+        stats = Stats("precheck", time.perf_counter() - started, placements=len(puzzle.placements()),
                       seed=seed, workers=workers, time_limit=time_limit)
         return TilingResult(Status.UNSOLVABLE, (), 0 if counting else None, True, distinct, n_sym,
                             reason, stats)
+    if engine is Engine.CP_SAT or not counter.fits(puzzle):
+        found = _cp_sat(puzzle, counting, limit, distinct, keep, time_limit, seed, workers)
+        used = "cp-sat"
+    else:
+        found = _counter(puzzle, counting, limit, distinct, keep, time_limit)
+        used, workers = "counter", 1
+    stats = Stats(used, time.perf_counter() - started, found.branches, found.conflicts,
+                  len(puzzle.placements()), workers, seed, time_limit)
+    return _result(puzzle, found, counting=counting, limit=limit, distinct=distinct, n_sym=n_sym,
+                   time_limit=time_limit, stats=stats)
+
+
+@dataclass(frozen=True, slots=True)
+class _Search:
+    """What an engine established, before it becomes a TilingResult."""
+
+    found: int  # tilings (classes) found
+    kept: tuple[tuple[int, ...], ...]  # as indices into puzzle.placements()
+    finished: bool  # the search space was exhausted (or infeasibility proved)
+    at_limit: bool  # stopped because ``found`` reached the limit
+    proof: str  # how "no tiling" was established, when finished with nothing found
+    branches: int = 0
+    conflicts: int = 0
+
+
+def _result(puzzle: Puzzle, found: _Search, *, counting: bool, limit: int | None, distinct: bool,
+            n_sym: int, time_limit: float | None, stats: Stats) -> TilingResult:
+    solutions = tuple(solution_from_indices(puzzle, chosen) for chosen in found.kept)
+    stopped = f"time limit of {time_limit} s reached" if time_limit is not None else "stopped early"
+    if not counting:
+        if found.found:
+            return TilingResult(Status.SOLVED, solutions[:1], None, False, False, 1, None, stats)
+        if found.finished:
+            return TilingResult(Status.UNSOLVABLE, (), None, True, False, 1, found.proof, stats)
+        return TilingResult(Status.UNKNOWN, (), None, False, False, 1, stopped, stats)
+    if found.at_limit:
+        return TilingResult(Status.SOLVED, solutions, found.found, False, distinct, n_sym,
+                            f"stopped at the limit of {limit}", stats)
+    if found.finished:
+        if found.found == 0:
+            return TilingResult(Status.UNSOLVABLE, (), 0, True, distinct, n_sym, found.proof, stats)
+        return TilingResult(Status.SOLVED, solutions, found.found, True, distinct, n_sym, None, stats)
+    if found.found:
+        return TilingResult(Status.SOLVED, solutions, found.found, False, distinct, n_sym, stopped,
+                            stats)
+    return TilingResult(Status.UNKNOWN, (), 0, False, distinct, n_sym, stopped, stats)
+
+
+def _counter(puzzle: Puzzle, counting: bool, limit: int | None, distinct: bool, keep: int | None,
+             time_limit: float | None) -> _Search:
+    board = counter.Board.of(puzzle, distinct=distinct)
+    if not counting:
+        limit, keep = 1, 1
+    out = counter.search(board, limit=limit, keep=keep, distinct=distinct, time_limit=time_limit)
+    return _Search(out.found, out.kept, out.finished, out.at_limit,
+                   "no tiling exists (the exhaustive search found none)", out.nodes)
+
+
+def _cp_sat(puzzle: Puzzle, counting: bool, limit: int | None, distinct: bool, keep: int | None,
+            time_limit: float | None, seed: int, workers: int) -> _Search:
+    # data
+    placements = puzzle.placements()
     cell_index = {c: i for i, c in enumerate(puzzle.region.sorted_cells())}
     cells_of = [[cell_index[c] for c in p.cells] for p in placements]
     cover: list[list[int]] = [[] for _ in cell_index]
@@ -304,31 +409,15 @@ def _run(
         status = solver.solve(model)
 
     # extract
-    stats = Stats("cp-sat", time.perf_counter() - started, solver.num_branches, solver.num_conflicts,
-                  len(placements), workers, seed, time_limit)
     if status == cp_model.MODEL_INVALID:  # a bug in this module, not the user's input
         raise RuntimeError(f"CP-SAT rejected the tiling model: {model.validate()}")
-    limit_note = f"time limit of {time_limit} s reached" if time_limit is not None else "stopped early"
+    branches, conflicts = solver.num_branches, solver.num_conflicts
     if not counting:
-        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            chosen = chooser.read(solver.boolean_value)
-            return TilingResult(Status.SOLVED, (solution_from_indices(puzzle, chosen),), None, False,
-                                False, 1, None, stats)
-        if status == cp_model.INFEASIBLE:
-            return TilingResult(Status.UNSOLVABLE, (), None, True, False, 1,
-                                "no tiling exists (CP-SAT proved the model infeasible)", stats)
-        return TilingResult(Status.UNKNOWN, (), None, False, False, 1, limit_note, stats)
-
-    solutions = tuple(solution_from_indices(puzzle, chosen) for chosen in collector.kept)
-    found = collector.found
-    if collector.stopped:
-        return TilingResult(Status.SOLVED, solutions, found, False, distinct, n_sym,
-                            f"stopped at the limit of {limit}", stats)
-    if status == cp_model.OPTIMAL or (status == cp_model.INFEASIBLE and found == 0):
-        if found == 0:
-            return TilingResult(Status.UNSOLVABLE, (), 0, True, distinct, n_sym,
-                                "no tiling exists (the search was exhaustive)", stats)
-        return TilingResult(Status.SOLVED, solutions, found, True, distinct, n_sym, None, stats)
-    if found:
-        return TilingResult(Status.SOLVED, solutions, found, False, distinct, n_sym, limit_note, stats)
-    return TilingResult(Status.UNKNOWN, (), 0, False, distinct, n_sym, limit_note, stats)
+        feasible = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+        kept = (tuple(chooser.read(solver.boolean_value)),) if feasible else ()
+        return _Search(len(kept), kept, status != cp_model.UNKNOWN, False,
+                       "no tiling exists (CP-SAT proved the model infeasible)", branches, conflicts)
+    finished = status == cp_model.OPTIMAL or (status == cp_model.INFEASIBLE and collector.found == 0)
+    return _Search(collector.found, tuple(tuple(k) for k in collector.kept),
+                   finished and not collector.stopped, collector.stopped,
+                   "no tiling exists (the search was exhaustive)", branches, conflicts)

@@ -164,6 +164,9 @@ def _drawing(solution: Solution, region: Any) -> str:
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
               help="Give up after this long; the answer is then 'unknown', never 'unsolvable'.")
 @click.option("--seed", type=int, default=0, show_default=True, help="CP-SAT random seed.")
+@click.option("--engine", type=click.Choice([e.value for e in tiling.Engine]), default="auto",
+              show_default=True,
+              help="auto: the compiled counter for regions up to 64 cells, CP-SAT beyond.")
 @json_option
 @domain_errors
 def solve(
@@ -176,6 +179,7 @@ def solve(
     show: bool,
     time_limit: float | None,
     seed: int,
+    engine: str,
     as_json: bool,
 ) -> None:
     """Solve a tiling puzzle file: find a tiling, count them, or check uniqueness.
@@ -193,12 +197,12 @@ def solve(
     if do_unique and counting:
         raise click.UsageError("--unique counts to 2 by itself: leave out --count, --limit, --distinct and --enumerate")
     if do_unique:
-        result = tiling.unique(puzzle, time_limit=time_limit, seed=seed)
+        result = tiling.unique(puzzle, time_limit=time_limit, seed=seed, engine=engine)
     elif counting:
         result = tiling.count(puzzle, limit=limit, distinct=distinct, time_limit=time_limit, seed=seed,
-                              keep=None if do_enumerate else 1)
+                              keep=None if do_enumerate else 1, engine=engine)
     else:
-        result = tiling.solve(puzzle, time_limit=time_limit, seed=seed)
+        result = tiling.solve(puzzle, time_limit=time_limit, seed=seed, engine=engine)
 
     if as_json:
         out: dict[str, Any] = {
@@ -234,7 +238,7 @@ def solve(
 def _summary(source: str, result: tiling.TilingResult, asked_unique: bool) -> str:
     took = f"{result.stats.seconds:.2f} s, {result.stats.engine}"
     if result.stats.branches:
-        took += f", {result.stats.branches} branches"
+        took += f", {result.stats.branches} {'nodes' if result.stats.engine == 'counter' else 'branches'}"
     status = result.status.value
     if asked_unique and result.unique is not None:
         verdict = "unique" if result.unique else "not unique (at least 2 tilings)"

@@ -8,9 +8,9 @@ from solver.shapes import Shape
 
 
 @st.composite
-def polyominoes(draw: st.DrawFn, dim: int = 2, max_size: int = 9) -> Shape:
+def polyominoes(draw: st.DrawFn, dim: int = 2, max_size: int = 9, min_size: int = 1) -> Shape:
     """A random connected shape grown cell by cell from the origin."""
-    size = draw(st.integers(1, max_size))
+    size = draw(st.integers(min_size, max_size))
     cells = {(0,) * dim}
     while len(cells) < size:
         frontier = sorted(

@@ -1,4 +1,5 @@
-"""CP-SAT tiling against published counts, the naive oracle and the independent verifier."""
+"""Both tiling engines (the counter and CP-SAT) against published counts, the naive oracle,
+each other and the independent verifier."""
 
 from __future__ import annotations
 
@@ -26,29 +27,56 @@ def dominoes(region: Shape) -> Puzzle:
     return Puzzle(region, (piece("I2"),) * (region.size // 2))
 
 
+ENGINES = ["counter", "cp-sat"]
+
+
 # -- published counts -------------------------------------------------------------------
 
-def test_pentominoes_3x20_has_8_tilings_2_up_to_symmetry() -> None:
-    # Golomb, Polyominoes (1965): the 3x20 box has exactly two solutions up to symmetry.
-    puzzle = Puzzle(box(3, 20), preset("pentominoes"))
-    every = tiling.count(puzzle)
-    assert (every.status, every.count, every.exhaustive) == (Status.SOLVED, 8, True)
-    up_to = tiling.count(puzzle, distinct=True, keep=None)
-    assert (up_to.count, up_to.symmetries, up_to.exhaustive) == (2, 4, True)
+@pytest.mark.parametrize(
+    ("rows", "cols", "every", "classes"),
+    [(6, 10, 9356, 2339), (5, 12, 4040, 1010), (4, 15, 1472, 368), (3, 20, 8, 2)],
+)
+def test_pentomino_rectangles_match_the_published_counts(rows: int, cols: int, every: int,
+                                                          classes: int) -> None:
+    # Haselgrove & Haselgrove (1960) for 6x10; C. B. and J. Haselgrove, and Golomb,
+    # Polyominoes (1965), for 5x12 (1010), 4x15 (368) and 3x20 (2) up to symmetry. A
+    # rectangle has 4 symmetries and no tiling of these is symmetric, so all = 4 x classes.
+    puzzle = Puzzle(box(rows, cols), preset("pentominoes"))
+    result = tiling.count(puzzle)
+    assert (result.status, result.count, result.exhaustive) == (Status.SOLVED, every, True)
+    assert result.stats.engine == "counter"
+    up_to = tiling.count(puzzle, distinct=True, keep=5)
+    assert (up_to.count, up_to.symmetries, up_to.exhaustive) == (classes, 4, True)
     assert all(verify_solution(puzzle, s).ok for s in up_to.solutions)
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_pentominoes_3x20_with_each_engine(engine: str) -> None:
+    puzzle = Puzzle(box(3, 20), preset("pentominoes"))
+    assert tiling.count(puzzle, engine=engine).count == 8
+    up_to = tiling.count(puzzle, distinct=True, keep=None, engine=engine)
+    assert (up_to.count, up_to.stats.engine) == (2, engine)
+    assert all(verify_solution(puzzle, s).ok for s in up_to.solutions)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize(
     ("rows", "cols", "expected"),
     [(2, 10, 89), (3, 4, 11), (4, 4, 36), (3, 8, 153), (5, 6, 1183)],
 )
-def test_domino_tilings_match_oeis(rows: int, cols: int, expected: int) -> None:
+def test_domino_tilings_match_oeis(rows: int, cols: int, expected: int, engine: str) -> None:
     # 2xn: Fibonacci; 3xn: OEIS A001835; 4x4: A004003; 5x6: Kasteleyn's formula (A187596).
-    result = tiling.count(dominoes(box(rows, cols)))
+    result = tiling.count(dominoes(box(rows, cols)), engine=engine)
     assert (result.count, result.exhaustive) == (expected, True)
 
 
-@pytest.mark.slow
+def test_domino_tilings_of_the_8x8_board() -> None:
+    # 12988816 = 2^4 x 901^2 (Fisher & Temperley, Kasteleyn 1961): 64 cells fill every bit of
+    # the counter's mask.
+    result = tiling.count(dominoes(box(8, 8)), keep=0)
+    assert (result.count, result.exhaustive, result.stats.engine) == (12988816, True, "counter")
+
+
 def test_soma_cube_has_11520_tilings() -> None:
     # Conway & Guy: 240 essentially different solutions, 11520 in all (240 x 48). Pieces are
     # rigid (no mirror images), so the 24 rotations of the cube leave 11520 / 24 = 480 classes
@@ -58,26 +86,49 @@ def test_soma_cube_has_11520_tilings() -> None:
     assert tiling.count(puzzle, distinct=True).count == 480
 
 
+@pytest.mark.slow
+def test_soma_cube_with_cp_sat() -> None:
+    puzzle = Puzzle(box(3, 3, 3), preset("soma"), flips=False)
+    assert tiling.count(puzzle, engine="cp-sat").count == 11520
+
+
 # -- statuses and operations ------------------------------------------------------------
 
-def test_first_solution_of_6x10_is_a_verified_tiling() -> None:
+@pytest.mark.parametrize("engine", ENGINES)
+def test_first_solution_of_6x10_is_a_verified_tiling(engine: str) -> None:
     puzzle = Puzzle(box(6, 10), preset("pentominoes"))
-    result = tiling.solve(puzzle)
+    result = tiling.solve(puzzle, engine=engine)
     assert result.status is Status.SOLVED and result.count is None
+    assert result.stats.engine == engine
     assert verify_solution(puzzle, result.solution).ok
     assert sorted(result.solution.pieces_used()) == sorted(p.name for p in puzzle.pieces)
 
 
-def test_same_seed_gives_the_same_solution() -> None:
+@pytest.mark.parametrize("engine", ENGINES)
+def test_same_seed_gives_the_same_solution(engine: str) -> None:
     puzzle = Puzzle(box(6, 10), preset("pentominoes"))
-    assert tiling.solve(puzzle, seed=7).solution == tiling.solve(puzzle, seed=7).solution
+    first = tiling.solve(puzzle, seed=7, engine=engine)
+    assert first.solution == tiling.solve(puzzle, seed=7, engine=engine).solution
 
 
-def test_search_proves_tetrominoes_cannot_fill_4x5() -> None:
+@pytest.mark.parametrize(("engine", "proof"), [("counter", "exhaustive"), ("cp-sat", "infeasible")])
+def test_search_proves_tetrominoes_cannot_fill_4x5(engine: str, proof: str) -> None:
     # The classic parity argument: the T tetromino covers 3 + 1 squares of a chessboard.
-    result = tiling.solve(Puzzle(box(4, 5), preset("tetrominoes")))
+    result = tiling.solve(Puzzle(box(4, 5), preset("tetrominoes")), engine=engine)
     assert result.status is Status.UNSOLVABLE
-    assert result.stats.engine == "cp-sat" and "infeasible" in result.reason
+    assert result.stats.engine == engine and proof in result.reason
+    counted = tiling.count(Puzzle(box(4, 5), preset("tetrominoes")), engine=engine)
+    assert (counted.status, counted.count, counted.exhaustive) == (Status.UNSOLVABLE, 0, True)
+
+
+def test_auto_uses_cp_sat_beyond_64_cells() -> None:
+    region = box(5, 13)  # 65 cells: 13 pentominoes with two copies of I
+    puzzle = Puzzle(region, (*preset("pentominoes"), piece("I")))
+    result = tiling.solve(puzzle)
+    assert result.status is Status.SOLVED and result.stats.engine == "cp-sat"
+    assert verify_solution(puzzle, result.solution).ok
+    with pytest.raises(SolverError, match="at most 64 cells"):
+        tiling.solve(puzzle, engine="counter")
 
 
 def test_area_mismatch_is_answered_without_search() -> None:
@@ -99,28 +150,55 @@ def test_a_cell_no_piece_reaches_is_reported() -> None:
 
 def test_a_time_limit_gives_unknown_never_unsolvable() -> None:
     puzzle = Puzzle(box(6, 10), preset("pentominoes"))
-    first = tiling.solve(puzzle, time_limit=1e-6)
+    first = tiling.solve(puzzle, time_limit=1e-6, engine="cp-sat")
     assert first.status is Status.UNKNOWN and "time limit" in first.reason
-    counted = tiling.count(puzzle, time_limit=0.5)
-    assert counted.status is Status.SOLVED and not counted.exhaustive
-    assert 0 < counted.count < 9356
-
-
-def test_limit_stops_the_count() -> None:
-    result = tiling.count(Puzzle(box(3, 20), preset("pentominoes")), limit=3, keep=None)
-    assert (result.count, result.exhaustive, len(result.solutions)) == (3, False, 3)
-    assert result.unique is False
-
-
-def test_unique() -> None:
-    plus = Shape.parse(".#.\n###\n.#.")
-    assert tiling.unique(Puzzle(plus, (piece("X"),))).unique is True
-    result = tiling.unique(Puzzle(box(2, 3), (piece("I3"), piece("I3"))))
-    assert result.unique is True and result.count == 1
-    assert tiling.unique(dominoes(box(2, 2))).unique is False
-    assert tiling.unique(Puzzle(box(2, 3), (piece("I3"), piece("L3")))).unique is False  # none
-    hard = tiling.unique(Puzzle(box(6, 10), preset("pentominoes")), time_limit=1e-6)
+    hard = tiling.unique(puzzle, time_limit=1e-6, engine="cp-sat")
     assert hard.unique is None and hard.status is Status.UNKNOWN
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_time_limit_stops_a_count_with_a_lower_bound(engine: str) -> None:
+    puzzle = Puzzle(box(6, 10), preset("pentominoes"))
+    counted = tiling.count(puzzle, time_limit=0.3, engine=engine)
+    assert counted.status is Status.SOLVED and not counted.exhaustive
+    assert 0 < counted.count < 9356 and "time limit" in counted.reason
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_limit_stops_the_count(engine: str) -> None:
+    puzzle = Puzzle(box(3, 20), preset("pentominoes"))
+    result = tiling.count(puzzle, limit=3, keep=None, engine=engine)
+    assert (result.count, result.exhaustive, len(result.solutions)) == (3, False, 3)
+    assert result.unique is False and "limit of 3" in result.reason
+    classes = tiling.count(puzzle, limit=1, distinct=True, engine=engine)
+    assert (classes.count, classes.exhaustive) == (1, False)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_unique(engine: str) -> None:
+    plus = Shape.parse(".#.\n###\n.#.")
+    assert tiling.unique(Puzzle(plus, (piece("X"),)), engine=engine).unique is True
+    result = tiling.unique(Puzzle(box(2, 3), (piece("I3"), piece("I3"))), engine=engine)
+    assert result.unique is True and result.count == 1
+    assert tiling.unique(dominoes(box(2, 2)), engine=engine).unique is False
+    none = tiling.unique(Puzzle(box(2, 3), (piece("I3"), piece("L3"))), engine=engine)
+    assert none.unique is False and none.status is Status.UNSOLVABLE
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_enumeration_returns_every_tiling_once(engine: str) -> None:
+    puzzle = dominoes(box(3, 4))
+    result = tiling.enumerate_solutions(puzzle, engine=engine)
+    assert len(result.solutions) == result.count == 11
+    assert len(set(result.solutions)) == 11
+    assert all(verify_solution(puzzle, s).ok for s in result.solutions)
+
+
+def test_enumeration_keeps_more_tilings_than_one_buffer_holds() -> None:
+    result = tiling.enumerate_solutions(dominoes(box(5, 6)))  # 1183 tilings
+    assert result.count == len(set(result.solutions)) == 1183
+    few = tiling.enumerate_solutions(dominoes(box(3, 10)), limit=500)  # 571 in all
+    assert few.count == len(few.solutions) == 500 and not few.exhaustive
 
 
 def test_enumeration_returns_every_tiling_once() -> None:
@@ -131,10 +209,11 @@ def test_enumeration_returns_every_tiling_once() -> None:
     assert all(verify_solution(puzzle, s).ok for s in result.solutions)
 
 
-def test_flat_pieces_turn_in_a_3d_region() -> None:
+@pytest.mark.parametrize("engine", ENGINES)
+def test_flat_pieces_turn_in_a_3d_region(engine: str) -> None:
     # A square and two L tetrominoes fill a 2x2x3 box only when they leave the bottom layer.
     puzzle = Puzzle(box(2, 2, 3), (piece("O4"), piece("L4"), piece("L4")), flips=True)
-    result = tiling.enumerate_solutions(puzzle)
+    result = tiling.enumerate_solutions(puzzle, engine=engine)
     assert result.status is Status.SOLVED
     assert all(verify_solution(puzzle, s).ok for s in result.solutions)
     assert any(len({c[2] for p in s.placements for c in p.cells if p.piece == "O4"}) == 2
@@ -149,6 +228,8 @@ def test_bad_parameters_raise() -> None:
         tiling.solve(puzzle, time_limit=-1)
     with pytest.raises(SolverError):
         tiling.solve(puzzle, workers=0)
+    with pytest.raises(SolverError, match="engine must be one of auto, counter, cp-sat"):
+        tiling.solve(puzzle, engine="dlx")
 
 
 # -- against the naive oracle -----------------------------------------------------------
@@ -164,26 +245,43 @@ BY_SIZE = {
 
 
 @st.composite
-def small_puzzles(draw: st.DrawFn) -> Puzzle:
-    dim = draw(st.sampled_from([2, 2, 2, 3]))
-    region = draw(polyominoes(dim=dim, max_size=10 if dim == 2 else 8))
+def pieces_for(draw: st.DrawFn, region: Shape) -> Puzzle:
+    """Random pieces for ``region``: exactly its area (mode all) or up to 4 cells more
+    (subset); no monominoes in regions of 12 cells or more, which would explode the count."""
     mode = draw(st.sampled_from([Mode.ALL, Mode.SUBSET]))
     flips = draw(st.booleans())
     pieces: list[Piece] = []
     area = 0
     target = region.size if mode is Mode.ALL else region.size + draw(st.integers(0, 4))
+    smallest = 1 if region.size < 12 else 2
     while area < target:
-        size = draw(st.integers(1, min(5, target - area)))
+        room = target - area
+        size = draw(st.integers(min(smallest, room), min(5, room)))
         pieces.append(draw(st.sampled_from(BY_SIZE[size])))
         area += size
     return Puzzle(region, tuple(pieces), flips=flips, mode=mode)
 
 
+@st.composite
+def small_puzzles(draw: st.DrawFn) -> Puzzle:
+    """Regions of up to 10 cells (8 in 3D), small enough for the naive oracle."""
+    dim = draw(st.sampled_from([2, 2, 2, 3]))
+    return draw(pieces_for(draw(polyominoes(dim=dim, max_size=10 if dim == 2 else 8))))
+
+
+@st.composite
+def ubongo_size_puzzles(draw: st.DrawFn) -> Puzzle:
+    """Regions of 12-24 cells (16 in 3D): Ubongo-size and beyond the oracle's reach."""
+    dim = draw(st.sampled_from([2, 2, 2, 3]))
+    return draw(pieces_for(draw(polyominoes(dim=dim, max_size=24 if dim == 2 else 16, min_size=12))))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=300, deadline=None)
-@given(small_puzzles())
-def test_cp_sat_agrees_with_the_naive_oracle(puzzle: Puzzle) -> None:
+@given(puzzle=small_puzzles())
+def test_each_engine_agrees_with_the_naive_oracle(engine: str, puzzle: Puzzle) -> None:
     expected = oracle.tilings(puzzle.region, list(puzzle.pieces), puzzle.flips, puzzle.mode is Mode.SUBSET)
-    result = tiling.enumerate_solutions(puzzle)
+    result = tiling.enumerate_solutions(puzzle, engine=engine)
     assert result.exhaustive
     assert result.count == len(expected)
     assert result.status is (Status.SOLVED if expected else Status.UNSOLVABLE)
@@ -193,9 +291,24 @@ def test_cp_sat_agrees_with_the_naive_oracle(puzzle: Puzzle) -> None:
         assert verify_solution(puzzle, s).ok
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=100, deadline=None)
-@given(small_puzzles())
-def test_distinct_counts_agree_with_the_naive_oracle(puzzle: Puzzle) -> None:
+@given(puzzle=small_puzzles())
+def test_distinct_counts_agree_with_the_naive_oracle(engine: str, puzzle: Puzzle) -> None:
     expected = oracle.tilings(puzzle.region, list(puzzle.pieces), puzzle.flips, puzzle.mode is Mode.SUBSET)
-    result = tiling.count(puzzle, distinct=True)
+    result = tiling.count(puzzle, distinct=True, engine=engine)
     assert result.count == oracle.distinct(puzzle.region, expected, puzzle.flips)
+
+
+@settings(max_examples=200, deadline=None)
+@given(ubongo_size_puzzles())
+def test_counter_and_cp_sat_agree_on_larger_regions(puzzle: Puzzle) -> None:
+    fast = tiling.count(puzzle, limit=2000, keep=None, engine="counter")
+    model = tiling.count(puzzle, limit=2000, keep=None, engine="cp-sat")
+    assert (fast.status, fast.count, fast.exhaustive) == (model.status, model.count, model.exhaustive)
+    if fast.exhaustive:
+        assert set(fast.solutions) == set(model.solutions)
+        assert tiling.count(puzzle, distinct=True, engine="counter").count == \
+            tiling.count(puzzle, distinct=True, engine="cp-sat").count
+    for s in fast.solutions[:20]:
+        assert verify_solution(puzzle, s).ok

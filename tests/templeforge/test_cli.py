@@ -104,9 +104,23 @@ def test_unsolvable_exits_1_with_the_reason(tmp_path: Path) -> None:
 
 
 def test_time_limit_exits_3_as_unknown() -> None:
-    result = solve(str(EXAMPLES / "pentominoes-6x10.toml"), "--time-limit", "0.000001", "--json")
+    result = solve(str(EXAMPLES / "pentominoes-6x10.toml"), "--time-limit", "0.000001",
+                   "--engine", "cp-sat", "--json")
     assert result.exit_code == 3
-    assert json.loads(result.stdout)["status"] == "unknown"
+    data = json.loads(result.stdout)
+    assert (data["status"], data["stats"]["engine"]) == ("unknown", "cp-sat")
+
+
+def test_engine_choice(tmp_path: Path) -> None:
+    auto = json.loads(solve(str(EXAMPLES / "soma-cube.toml"), "--count", "--json").stdout)
+    assert (auto["count"], auto["stats"]["engine"]) == (11520, "counter")
+    text = solve(str(EXAMPLES / "ubongo-lock.toml"), "--count", "--engine", "cp-sat").stdout
+    assert "6 tilings" in text and "cp-sat" in text
+    path = tmp_path / "big.toml"
+    path.write_text('region = """\n' + ("#" * 13 + "\n") * 5 + '"""\npieces = ["pentominoes", "I"]\n')
+    result = solve(str(path), "--engine", "counter")
+    assert result.exit_code == 2 and "at most 64 cells" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize(
