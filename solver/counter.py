@@ -85,7 +85,8 @@ class Board:
         if not fits(puzzle):
             raise ValueError(f"the counter takes at most {MAX_CELLS} cells, got {puzzle.region.size}")
         placements = puzzle.placements()
-        bit = {c: i for i, c in enumerate(cell_order(puzzle))}
+        cells = cell_order(puzzle)
+        bit = {c: i for i, c in enumerate(cells)}
         piece_index = {p.name: i for i, (p, _) in enumerate(puzzle.kinds)}
         bits = [[bit[c] for c in p.cells] for p in placements]
         kinds = [piece_index[p.piece] for p in placements]
@@ -110,7 +111,6 @@ class Board:
             action = position[perms[:, np.array(order, dtype=np.int64)]] if len(order) else perms
         else:
             action = np.arange(len(order), dtype=np.int64).reshape(1, -1)
-        cells = cell_order(puzzle)
         near = [[bit[d] for d in _adjacent(c) if d in bit] for c in cells]
         neighbours = np.array([sum(1 << b for b in nb) for nb in near], dtype=np.uint64)
         halos = [sorted({b for a in bits[i] for b in near[a]} - set(bits[i])) for i in order]
