@@ -237,6 +237,25 @@ class Shape:
                     todo.append(n)
         return len(seen) == len(self.cells)
 
+    def holes(self) -> frozenset[Cell]:
+        """The empty squares (cubes in 3D) the shape encloses: those inside its bounding box
+        that cannot reach the outside through shared faces of other empty ones."""
+        lo = tuple(v - 1 for v in self.lower_corner())
+        hi = tuple(v + 1 for v in self.upper_corner())
+        box = {c for c in itertools.product(*(range(a, b + 1) for a, b in zip(lo, hi)))
+               if c not in self.cells}
+        seen = {lo}
+        todo = [lo]
+        while todo:
+            cell = todo.pop()
+            for axis in range(self.dim):
+                for step in (-1, 1):
+                    n = tuple(v + step if i == axis else v for i, v in enumerate(cell))
+                    if n in box and n not in seen:
+                        seen.add(n)
+                        todo.append(n)
+        return frozenset(box - seen)
+
     # -- text form --------------------------------------------------------------------------
 
     @classmethod

@@ -133,6 +133,30 @@ def test_connectivity_and_mirror() -> None:
     assert Shape.parse("##.\n.##").mirrored() == Shape.parse(".##\n##.")
 
 
+def test_holes_are_the_enclosed_empty_squares() -> None:
+    ring = Shape.parse("""
+        ###
+        #.#
+        ###
+    """)
+    assert ring.holes() == {(1, 1)}
+    assert Shape.parse("###\n#.#\n#.#").holes() == frozenset()  # open at the bottom
+    assert Shape.parse("###\n#.#\n.##").holes() == {(1, 1)}  # corners do not let it out
+    assert Shape.parse("####\n#..#\n####").holes() == {(1, 1), (1, 2)}
+    assert not Shape.parse("#").holes()
+    # 3D: a 3x3x3 cube without its centre encloses one cube; with a tunnel it does not
+    cube = {(r, c, z) for r in range(3) for c in range(3) for z in range(3)}
+    assert Shape(frozenset(cube - {(1, 1, 1)})).holes() == {(1, 1, 1)}
+    assert not Shape(frozenset(cube - {(1, 1, 1), (1, 1, 2)})).holes()
+
+
+@given(polyominoes(), st.sampled_from(transforms(2)))
+def test_holes_move_with_the_shape(shape: Shape, t) -> None:
+    moved = shape.transformed(t).translated((2, -5))
+    assert len(moved.holes()) == len(shape.holes())
+    assert not moved.holes() & moved.cells
+
+
 def test_format_cells_draws_labels() -> None:
     labels = {(0, 0): "A", (0, 1): "A", (1, 1): "B"}
     assert format_cells(labels) == "AA\n.B"
