@@ -26,6 +26,7 @@ not fit one mask; ``fits`` says so and ``solver.tiling`` uses CP-SAT for them.
 
 from __future__ import annotations
 
+import operator
 import time
 from dataclasses import dataclass
 
@@ -53,10 +54,11 @@ def cell_order(puzzle: Puzzle) -> list[tuple[int, ...]]:
     """The region's cells in search order: along the shortest side of the bounding box
     first, then the next shortest, the longest last (ties keep the axis order)."""
     cells = puzzle.region.sorted_cells()
-    dim = puzzle.region.dim
-    extent = [max(c[a] for c in cells) - min(c[a] for c in cells) for a in range(dim)]
-    major_first = sorted(range(dim), key=lambda a: -extent[a])
-    return sorted(cells, key=lambda c: tuple(c[a] for a in major_first))
+    extent = [max(axis) - min(axis) for axis in zip(*cells)]
+    major_first = sorted(range(len(extent)), key=lambda a: -extent[a])
+    if major_first == list(range(len(extent))):
+        return list(cells)
+    return sorted(cells, key=operator.itemgetter(*major_first))
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -87,47 +89,58 @@ class Board:
         placements = puzzle.placements()
         cells = cell_order(puzzle)
         bit = {c: i for i, c in enumerate(cells)}
-        piece_index = {p.name: i for i, (p, _) in enumerate(puzzle.kinds)}
-        bits = [[bit[c] for c in p.cells] for p in placements]
-        kinds = [piece_index[p.piece] for p in placements]
-        order = sorted(range(len(placements)), key=lambda i: (min(bits[i]), kinds[i], i))
         n_cells = len(bit)
-        masks = np.array([sum(1 << b for b in bits[i]) for i in order], dtype=np.uint64)
-        kind_arr = np.array([kinds[i] for i in order], dtype=np.int64)
-        lows = [min(bits[i]) for i in order]
-        start = np.searchsorted(np.array(lows, dtype=np.int64), np.arange(n_cells + 1)).astype(np.int64)
-        skip = np.empty(len(order), dtype=np.int64)
-        end = len(order)
-        for k in range(len(order) - 1, -1, -1):
-            if k + 1 < len(order) and (lows[k + 1], kinds[order[k + 1]]) != (lows[k], kinds[order[k]]):
-                end = k + 1
-            skip[k] = end
-        copies = np.array([n for _, n in puzzle.kinds], dtype=np.int64)
-        smallest = min(p.size for p in puzzle.pieces)
+        kinds = puzzle.kinds
+        piece_index = {p.name: i for i, (p, _) in enumerate(kinds)}
+        near = [0] * n_cells
+        for i, c in enumerate(cells):  # each adjacent pair once, from its lower cell
+            for d in _above(c):
+                j = bit.get(d)
+                if j is not None:
+                    near[i] |= 1 << j
+                    near[j] |= 1 << i
+        # per placement, as Python ints: (lowest cell, piece, index), mask
+        single = {c: 1 << i for c, i in bit.items()}
+        keyed = []
+        for i, p in enumerate(placements):
+            mask = sum(map(single.__getitem__, p.cells))  # the cells are distinct
+            keyed.append(((mask & -mask).bit_length() - 1, piece_index[p.piece], i, mask))
+        keyed.sort()
+        n = len(keyed)
+        order = [k[2] for k in keyed]
+        lows = [k[0] for k in keyed]
+        masks = [k[3] for k in keyed]
+        skip = [n] * n
+        for k in range(n - 2, -1, -1):
+            same = keyed[k + 1][:2] == keyed[k][:2]
+            skip[k] = skip[k + 1] if same else k + 1
+        mask_arr = np.array(masks, dtype=np.uint64)
+        near_arr = np.array(near, dtype=np.uint64)
+        halo_start, halo = _halos(mask_arr, near_arr)
+        order_arr = np.array(order, dtype=np.int64)
         if distinct:
-            position = np.empty(len(order), dtype=np.int64)
-            position[np.array(order, dtype=np.int64)] = np.arange(len(order))
+            position = np.empty(n, dtype=np.int64)
+            position[order_arr] = np.arange(n)
             perms = np.array(symmetry_action(puzzle), dtype=np.int64).reshape(-1, len(placements))
-            action = position[perms[:, np.array(order, dtype=np.int64)]] if len(order) else perms
+            action = position[perms[:, order_arr]] if n else perms
         else:
-            action = np.arange(len(order), dtype=np.int64).reshape(1, -1)
-        near = [[bit[d] for d in _adjacent(c) if d in bit] for c in cells]
-        neighbours = np.array([sum(1 << b for b in nb) for nb in near], dtype=np.uint64)
-        halos = [sorted({b for a in bits[i] for b in near[a]} - set(bits[i])) for i in order]
-        halo_start = np.zeros(len(order) + 1, dtype=np.int64)
-        halo_start[1:] = np.cumsum([len(h) for h in halos])
-        halo = np.array([b for h in halos for b in h], dtype=np.int64)
-        return cls(masks, kind_arr, skip, start, copies, np.uint64((1 << n_cells) - 1),
-                   np.array(order, dtype=np.int64), action, n_cells // smallest + 1,
-                   halo_start, halo, neighbours, smallest > 1)
+            action = np.arange(n, dtype=np.int64).reshape(1, -1)
+        smallest = min(p.size for p, _ in kinds)
+        return cls(mask_arr, np.array([k[1] for k in keyed], dtype=np.int64),
+                   np.array(skip, dtype=np.int64),
+                   np.searchsorted(np.array(lows, dtype=np.int64), np.arange(n_cells + 1)).astype(np.int64),
+                   np.array([c for _, c in kinds], dtype=np.int64), np.uint64((1 << n_cells) - 1),
+                   order_arr, action, n_cells // smallest + 1,
+                   halo_start, halo, near_arr, smallest > 1)
 
 
-def _adjacent(cell: tuple[int, ...]) -> list[tuple[int, ...]]:
-    out = []
-    for axis in range(len(cell)):
-        for step in (-1, 1):
-            out.append(tuple(v + step if a == axis else v for a, v in enumerate(cell)))
-    return out
+def _above(cell: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The cell's neighbours one step up along each axis."""
+    if len(cell) == 2:
+        r, c = cell
+        return ((r + 1, c), (r, c + 1))
+    r, c, z = cell
+    return ((r + 1, c, z), (r, c + 1, z), (r, c, z + 1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +207,29 @@ def search(
         if code == _PAUSED and (time_limit is None or time.perf_counter() - started < time_limit):
             continue
         return Outcome(int(state[1]), tuple(kept_rows), code == _DONE, code == _LIMIT, int(state[2]))
+
+
+@njit(cache=True, nogil=True)
+def _halos(masks: np.ndarray, near: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The cells next to each placement but not under it, as bit numbers: placement k's are
+    ``halo[halo_start[k]:halo_start[k + 1]]``."""
+    one = np.uint64(1)
+    zero = np.uint64(0)
+    halo_start = np.zeros(len(masks) + 1, dtype=np.int64)
+    halo = np.empty(len(masks) * len(near), dtype=np.int64)
+    used = 0
+    for k in range(len(masks)):
+        around = zero
+        for b in range(len(near)):
+            if (masks[k] >> np.uint64(b)) & one:
+                around |= near[b]
+        around &= ~masks[k]
+        for b in range(len(near)):
+            if (around >> np.uint64(b)) & one:
+                halo[used] = b
+                used += 1
+        halo_start[k + 1] = used
+    return halo_start, halo[:used].copy()
 
 
 @njit(cache=True, nogil=True)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
 from string import ascii_letters, digits
@@ -56,6 +56,8 @@ class Puzzle:
     pieces: tuple[Piece, ...]
     flips: bool = True
     mode: Mode = Mode.ALL
+    # computed once: puzzles are the keys of the caches below, looked up on every solve
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.region, Shape):
@@ -80,6 +82,14 @@ class Puzzle:
             raise ShapeError(f"mode must be 'all' or 'subset', got {self.mode!r}") from None
         object.__setattr__(self, "pieces", pieces)
         object.__setattr__(self, "mode", mode)
+        object.__setattr__(self, "_hash", hash((self.region, pieces, self.flips, mode)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[Puzzle], tuple[object, ...]]:
+        # rebuilt through the constructor: string hashes differ between processes
+        return (Puzzle, (self.region, self.pieces, self.flips, self.mode))
 
     @property
     def kinds(self) -> tuple[tuple[Piece, int], ...]:
@@ -200,16 +210,22 @@ def _placements(puzzle: Puzzle) -> tuple[Placement, ...]:
     anchors = puzzle.region.sorted_cells()
     out: list[Placement] = []
     for piece, _count in puzzle.kinds:
-        seen: set[tuple[Cell, ...]] = set()
+        found: set[tuple[Cell, ...]] = set()
         for shape in puzzle.orientations(piece):
             cells = shape.sorted_cells()
             first = cells[0]
+            # the other cells relative to the first; an anchor fails at the first miss
+            rest = [tuple(x - y for x, y in zip(c, first)) for c in cells[1:]]
             for a in anchors:
-                offset = tuple(x - y for x, y in zip(a, first))
-                moved = tuple(tuple(v + d for v, d in zip(c, offset)) for c in cells)
-                if all(c in region for c in moved) and moved not in seen:
-                    seen.add(moved)
-        out.extend(Placement(piece.name, cells) for cells in sorted(seen))
+                moved = [a]
+                for d in rest:
+                    c = tuple(v + w for v, w in zip(a, d))
+                    if c not in region:
+                        break
+                    moved.append(c)
+                else:
+                    found.add(tuple(moved))
+        out.extend(Placement(piece.name, cells) for cells in sorted(found))
     return tuple(out)
 
 

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from solver.errors import ShapeError
@@ -29,6 +35,25 @@ def test_copies_are_one_kind() -> None:
     puzzle = Puzzle(BOX_2X3, (piece("I2"), piece("L3"), piece("I2")))
     assert [(p.name, n) for p, n in puzzle.kinds] == [("I2", 2), ("L3", 1)]
     assert puzzle.piece_area == 7
+
+
+def test_puzzles_are_values_that_survive_pickling() -> None:
+    a = Puzzle(BOX_2X3, (piece("I2"), piece("L3")), mode="subset")
+    b = Puzzle(Shape.parse("###\n###"), (piece("I2"), piece("L3")), mode=Mode.SUBSET)
+    assert a == b and hash(a) == hash(b) and len({a, b}) == 1
+    assert a != Puzzle(BOX_2X3, (piece("I2"), piece("L3")))
+    # a worker process rebuilds the puzzle, so the cached hash is its own, not the sender's
+    rebuilt = pickle.loads(pickle.dumps(a))
+    assert rebuilt == a and hash(rebuilt) == hash(a)
+    assert Puzzle.__reduce__(a) == (Puzzle, (a.region, a.pieces, a.flips, a.mode))
+    # a subprocess with another string-hash seed agrees that the pickled puzzle is the same
+    code = ("import pickle, sys; from solver.puzzle import Puzzle; "
+            "p = pickle.loads(sys.stdin.buffer.read()); "
+            "print(hash(p) == hash(Puzzle(p.region, p.pieces, p.flips, p.mode)))")
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    out = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(a), env=env,
+                         capture_output=True, check=True, cwd=Path(__file__).resolve().parents[2])
+    assert out.stdout.strip() == b"True"
 
 
 def test_placement_counts() -> None:
