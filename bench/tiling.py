@@ -51,7 +51,7 @@ from solver import puzzle as puzzle_module  # noqa: E402
 from solver import tiling  # noqa: E402
 from solver.pieces import Piece, preset  # noqa: E402
 from solver.puzzle import Puzzle  # noqa: E402
-from solver.shapes import Shape  # noqa: E402
+from solver.shapes import Shape, adjacent  # noqa: E402
 
 try:
     import exact_cover
@@ -130,8 +130,7 @@ def random_union(pieces: Sequence[Piece], rng: random.Random) -> Shape:
     cells: set[tuple[int, ...]] = set(rng.choice(pieces[0].shape.orientations()).cells)
     for piece in pieces[1:]:
         shape = rng.choice(piece.shape.orientations())
-        border = {(r + dr, c + dc) for r, c in cells for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))}
-        border -= cells
+        border = {n for c in cells for n in adjacent(c)} - cells
         spots = sorted({(br - r, bc - c) for br, bc in border for r, c in shape.cells})
         spots = [d for d in spots if not any((r + d[0], c + d[1]) in cells for r, c in shape.cells)]
         d = rng.choice(spots)

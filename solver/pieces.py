@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from solver.errors import ShapeError, UnknownPieceError
-from solver.shapes import Shape
+from solver.shapes import Shape, adjacent
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,11 +104,9 @@ def _grow(shapes: frozenset[Shape], flips: bool) -> frozenset[Shape]:
     bigger = set()
     for shape in shapes:
         for cell in shape.cells:
-            for axis in range(shape.dim):
-                for step in (-1, 1):
-                    n = tuple(v + step if i == axis else v for i, v in enumerate(cell))
-                    if n not in shape.cells:
-                        bigger.add(Shape(shape.cells | {n}).canonical(flips))
+            for n in adjacent(cell):
+                if n not in shape.cells:
+                    bigger.add(Shape(shape.cells | {n}).canonical(flips))
     return frozenset(bigger)
 
 

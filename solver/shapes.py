@@ -84,6 +84,12 @@ def transforms(dim: int, flips: bool = True) -> tuple[Transform, ...]:
     return tuple(rotations + reflections) if flips else tuple(rotations)
 
 
+def adjacent(cell: Cell) -> tuple[Cell, ...]:
+    """The cells sharing a face with ``cell`` (4 in 2D, 6 in 3D)."""
+    return tuple(tuple(v + step if i == axis else v for i, v in enumerate(cell))
+                 for axis in range(len(cell)) for step in (-1, 1))
+
+
 def _as_cell(raw: object) -> Cell:
     try:
         values = tuple(raw)  # type: ignore[call-overload]
@@ -219,11 +225,7 @@ class Shape:
 
     def neighbours(self, cell: Cell) -> Iterator[Cell]:
         """The face-adjacent cells of ``cell`` that belong to this shape."""
-        for axis in range(self.dim):
-            for step in (-1, 1):
-                n = tuple(v + step if i == axis else v for i, v in enumerate(cell))
-                if n in self.cells:
-                    yield n
+        return (n for n in adjacent(cell) if n in self.cells)
 
     def is_connected(self) -> bool:
         """True when every cell can be reached from every other through shared faces."""
@@ -247,13 +249,10 @@ class Shape:
         seen = {lo}
         todo = [lo]
         while todo:
-            cell = todo.pop()
-            for axis in range(self.dim):
-                for step in (-1, 1):
-                    n = tuple(v + step if i == axis else v for i, v in enumerate(cell))
-                    if n in box and n not in seen:
-                        seen.add(n)
-                        todo.append(n)
+            for n in adjacent(todo.pop()):
+                if n in box and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
         return frozenset(box - seen)
 
     # -- text form --------------------------------------------------------------------------

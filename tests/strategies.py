@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from solver.shapes import Shape
+from solver.shapes import Shape, adjacent
 
 
 @st.composite
@@ -13,15 +13,7 @@ def polyominoes(draw: st.DrawFn, dim: int = 2, max_size: int = 9, min_size: int 
     size = draw(st.integers(min_size, max_size))
     cells = {(0,) * dim}
     while len(cells) < size:
-        frontier = sorted(
-            {
-                tuple(v + step if i == axis else v for i, v in enumerate(c))
-                for c in cells
-                for axis in range(dim)
-                for step in (-1, 1)
-            }
-            - cells
-        )
+        frontier = sorted({n for c in cells for n in adjacent(c)} - cells)
         cells.add(frontier[draw(st.integers(0, len(frontier) - 1))])
     shift = draw(st.tuples(*[st.integers(-5, 5)] * dim))
     return Shape(frozenset(cells)).translated(shift)
