@@ -2,7 +2,8 @@
 
 ``dumps`` writes objects with two-space indentation and keys in the order given, but a list
 whose items are all numbers, strings, booleans or null stays on one line, so a cell reads
-``[2, 5]`` rather than four lines.
+``[2, 5]`` rather than four lines. ``Lines`` (a list of strings) is the exception: one item
+per line, so that the rows of an ASCII picture stand one above the other.
 """
 
 from __future__ import annotations
@@ -11,8 +12,12 @@ import json
 from typing import Any
 
 
+class Lines(list):  # type: ignore[type-arg]
+    """A list written one item per line (the rows of a picture)."""
+
+
 def _is_flat(value: Any) -> bool:
-    return isinstance(value, list) and all(
+    return isinstance(value, list) and not isinstance(value, Lines) and all(
         v is None or isinstance(v, (bool, int, float, str)) for v in value
     )
 

@@ -1,0 +1,573 @@
+"""Generate a Puzzle Temple deck whose every face is proved to tile its lock.
+
+Nouns:
+    Spec       what the designer asks for: the block set, the number of cards, blocks per
+               face, flips, lock limits, holes, uniqueness, the difficulty target, the seed
+               and the search budget. Validated as a whole: an impossible request fails at
+               once, naming every parameter at fault.
+    Option     one block set that tiles a lock, with its proof (a stored solution, the
+               count of tilings) and its difficulty.
+    Candidate  a lock with every block set (of the allowed sizes) that tiles it.
+    Tier       easy / medium / hard: thirds of the difficulty the candidate pool offers.
+
+How a deck is made, in two phases:
+
+1. *Candidates* (parallel, each from its own seed ``seed:index`` so the result does not
+   depend on the number of processes): some blocks in random orientations are laid side by
+   side into a connected region, a lock, kept when it is hole-free (unless holes are
+   allowed) and within the size limits. Then every block set of an allowed size and the
+   lock's area is tried with the exact counter; a lock that at least six sets tile is a
+   candidate, each set's tilings counted, one stored and checked by the independent
+   verifier, its difficulty rated (``solver.rating``).
+2. *Selection* (sequential, cheap): cards are chosen from the pool one by one, the scarcest
+   tier first; for each, the unused lock and six of its sets that best keep every block's
+   usage level and land the card's mean difficulty in its tier. Locks the same up to
+   rotation and reflection are kept once.
+
+If the pool cannot fill the deck, more candidates are made until the budget (``attempts``
+locks tried) runs out; then ``DeckShortfall`` says how many cards were made and why.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from enum import Enum
+from importlib import metadata
+from typing import Any
+
+import ortools
+
+from generators.puzzle_temple.deck import DICE, Card, Deck, Face
+from solver import tiling
+from solver.errors import TempleforgeError
+from solver.pieces import Piece
+from solver.puzzle import Puzzle, Solution
+from solver.rating import rate
+from solver.shapes import Shape, adjacent
+from solver.verify import verify_solution
+
+FACES = len(DICE)
+
+#: Candidate locks made per round; fixed so that the pool never depends on the worker count.
+BATCH = 48
+
+
+class SpecError(TempleforgeError, ValueError):
+    """An impossible or malformed request; the message names each parameter at fault."""
+
+
+class DeckShortfall(TempleforgeError):
+    """A possible request the generator could not fill within its budget.
+
+    Attributes:
+        made: how many cards it could have made.
+        wanted: how many were asked for.
+    """
+
+    def __init__(self, message: str, made: int, wanted: int) -> None:
+        super().__init__(message)
+        self.made = made
+        self.wanted = wanted
+
+
+class Tier(Enum):
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+#: Named difficulty targets: the share of cards in each tier.
+TARGETS: dict[str, dict[Tier, int]] = {
+    "thirds": {Tier.EASY: 1, Tier.MEDIUM: 1, Tier.HARD: 1},
+    "easy": {Tier.EASY: 1},
+    "medium": {Tier.MEDIUM: 1},
+    "hard": {Tier.HARD: 1},
+    "ramp": {Tier.EASY: 3, Tier.MEDIUM: 2, Tier.HARD: 1},
+}
+
+
+def parse_target(text: str) -> dict[Tier, int] | None:
+    """``any`` (no target), a name from ``TARGETS``, or weights like ``easy:2,medium:2,hard:1``.
+
+    Raises:
+        SpecError: anything else.
+    """
+    text = text.strip().lower()
+    if text == "any":
+        return None
+    if text in TARGETS:
+        return dict(TARGETS[text])
+    out: dict[Tier, int] = {}
+    for part in text.split(","):
+        name, _, weight = part.partition(":")
+        try:
+            tier = Tier(name.strip())
+            share = int(weight)
+        except ValueError:
+            raise SpecError(f"difficulty: expected any, {', '.join(TARGETS)} or weights like "
+                            f"easy:2,medium:2,hard:1, got {text!r}") from None
+        if share < 0:
+            raise SpecError(f"difficulty: weights must not be negative, got {text!r}")
+        out[tier] = out.get(tier, 0) + share
+    if not any(out.values()):
+        raise SpecError(f"difficulty: at least one weight must be positive, got {text!r}")
+    return {t: w for t, w in out.items() if w}
+
+
+def target_text(target: Mapping[Tier, int] | None) -> str:
+    if target is None:
+        return "any"
+    return ",".join(f"{t.value}:{target[t]}" for t in Tier if t in target)
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    """A deck request (see the module docstring). Build it, then call ``problems()`` or
+    ``checked()``; ``generate`` checks it first.
+
+    Attributes:
+        blocks: the players' block set.
+        block_set: its name (a preset name or a file), recorded in the deck.
+        cards: cards in the deck.
+        blocks_per_face: the least and most blocks on one face.
+        flips: whether blocks may be turned over.
+        lock_cells: the least and most cells of a lock (None: whatever the blocks give).
+        lock_size: the widest and tallest a lock may be, in cells (so it fits the card).
+        holes: whether a lock may enclose empty squares.
+        min_fill: the least share of its bounding box a lock fills (compact locks look like
+            locks; a sprawling one reads as a maze).
+        unique: whether every face must have exactly one tiling.
+        difficulty: the share of cards per tier, or None for no target.
+        seed: the random seed; the same spec and seed give the same deck.
+        attempts: locks to try before giving up (None: 60 per card).
+        workers: processes that make candidates (the deck does not depend on it).
+    """
+
+    blocks: tuple[Piece, ...]
+    block_set: str = "ubongo12"
+    cards: int = 36
+    blocks_per_face: tuple[int, int] = (3, 3)
+    flips: bool = True
+    lock_cells: tuple[int, int] | None = None
+    lock_size: tuple[int, int] = (7, 5)
+    holes: bool = False
+    min_fill: float = 0.6
+    unique: bool = False
+    difficulty: Mapping[Tier, int] | None = field(default_factory=lambda: dict(TARGETS["thirds"]))
+    seed: int = 0
+    attempts: int | None = None
+    workers: int = 1
+
+    @property
+    def budget(self) -> int:
+        return self.attempts if self.attempts is not None else 60 * self.cards
+
+    def problems(self) -> list[str]:
+        """Every way the request is malformed or cannot possibly be met, each naming its
+        parameter."""
+        out = []
+        names = [b.name for b in self.blocks]
+        if len(set(names)) != len(names):
+            out.append(f"blocks: each block must appear once, got {', '.join(names)}")
+        if not self.blocks:
+            out.append("blocks: the block set is empty")
+        if self.cards < 1:
+            out.append(f"cards: expected at least 1, got {self.cards}")
+        lo, hi = self.blocks_per_face
+        if lo < 1 or hi < lo:
+            out.append(f"blocks-per-face: expected N or MIN-MAX with 1 <= MIN <= MAX, got {lo}-{hi}")
+        elif hi > len(self.blocks):
+            out.append(f"blocks-per-face: {hi} is more than the {len(self.blocks)} blocks in {self.block_set}")
+        else:
+            sets = sum(math.comb(len(self.blocks), k) for k in range(lo, hi + 1))
+            if sets < FACES:
+                out.append(f"blocks-per-face: {self.block_set} has only {sets} block set(s) of "
+                           f"{lo}-{hi} blocks, a card needs {FACES} different ones")
+        width, height = self.lock_size
+        if width < 1 or height < 1:
+            out.append(f"lock-size: expected WIDTHxHEIGHT in cells, both at least 1, got {width}x{height}")
+        if self.lock_cells is not None:
+            cmin, cmax = self.lock_cells
+            if cmin < 1 or cmax < cmin:
+                out.append(f"lock-cells: expected MIN-MAX with 1 <= MIN <= MAX, got {cmin}-{cmax}")
+        if not out:
+            areas = self.areas()
+            if not areas:
+                smallest = sum(sorted(b.size for b in self.blocks)[:lo])
+                largest = sum(sorted((b.size for b in self.blocks), reverse=True)[:hi])
+                if self.lock_cells is not None and (self.lock_cells[1] < smallest or self.lock_cells[0] > largest):
+                    out.append(f"lock-cells: {lo}-{hi} blocks of {self.block_set} cover {smallest} to "
+                               f"{largest} cells, outside {self.lock_cells[0]}-{self.lock_cells[1]}")
+                elif width * height < smallest:
+                    out.append(f"lock-size: a {width}x{height} lock holds {width * height} cells, but "
+                               f"{lo} blocks cover at least {smallest}")
+                else:
+                    out.append(f"blocks-per-face: no area admits {FACES} different block sets within "
+                               f"lock-cells and lock-size")
+            blocks_fit = [b.name for b in self.blocks if not _fits_box(b.shape, width, height)]
+            if blocks_fit:
+                out.append(f"lock-size: block(s) {', '.join(blocks_fit)} do not fit a {width}x{height} lock")
+        if not 0 < self.min_fill <= 1:
+            out.append(f"min-fill: expected a share of the bounding box above 0 and at most 1, got {self.min_fill}")
+        if self.attempts is not None and self.attempts < 1:
+            out.append(f"attempts: expected at least 1, got {self.attempts}")
+        if self.workers < 1:
+            out.append(f"workers: expected at least 1, got {self.workers}")
+        return out
+
+    def checked(self) -> Spec:
+        problems = self.problems()
+        if problems:
+            raise SpecError("; ".join(problems))
+        return self
+
+    def areas(self) -> dict[int, list[tuple[Piece, ...]]]:
+        """Lock area -> the block sets of an allowed size covering exactly that area, for the
+        areas that have at least six sets and fit the lock limits."""
+        lo, hi = self.blocks_per_face
+        width, height = self.lock_size
+        by_area: dict[int, list[tuple[Piece, ...]]] = {}
+        for k in range(lo, hi + 1):
+            for subset in itertools.combinations(self.blocks, k):
+                by_area.setdefault(sum(b.size for b in subset), []).append(subset)
+        out = {}
+        for area in sorted(by_area):
+            if len(by_area[area]) < FACES or area > width * height:
+                continue
+            if self.lock_cells is not None and not self.lock_cells[0] <= area <= self.lock_cells[1]:
+                continue
+            out[area] = by_area[area]
+        return out
+
+    def parameters(self) -> dict[str, Any]:
+        """The request as recorded in the deck file."""
+        return {
+            "block_set": self.block_set,
+            "cards": self.cards,
+            "blocks_per_face": list(self.blocks_per_face),
+            "flips": self.flips,
+            "lock_cells": list(self.lock_cells) if self.lock_cells else None,
+            "lock_size": list(self.lock_size),
+            "holes": self.holes,
+            "min_fill": self.min_fill,
+            "unique": self.unique,
+            "difficulty": target_text(self.difficulty),
+            "attempts": self.budget,
+        }
+
+
+def _fits_box(shape: Shape, width: int, height: int) -> bool:
+    rows, cols = shape.extent()
+    return (cols <= width and rows <= height) or (rows <= width and cols <= height)
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A block set that tiles a candidate lock, with its proof and rating."""
+
+    blocks: tuple[str, ...]
+    solutions: int
+    difficulty: float
+    solution: Solution
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A lock with every allowed block set that tiles it (at least six)."""
+
+    index: int
+    lock: Shape
+    options: tuple[Option, ...]
+
+
+def random_union(pieces: Sequence[Piece], rng: random.Random, flips: bool = True) -> Shape:
+    """The pieces, each in a random orientation, laid one by one at a random free position
+    touching the ones before: a connected region the pieces tile (maybe with holes).
+    Positions touching more of the region are likelier, which keeps locks compact."""
+    cells: set[tuple[int, ...]] = set(rng.choice(pieces[0].shape.orientations(flips)).cells)
+    for piece in pieces[1:]:
+        shape = rng.choice(piece.shape.orientations(flips))
+        border = {n for c in cells for n in adjacent(c)} - cells
+        spots = sorted({(br - r, bc - c) for br, bc in border for r, c in shape.cells})
+        scored = []
+        for d in spots:
+            moved = [(r + d[0], c + d[1]) for r, c in shape.cells]
+            if any(m in cells for m in moved):
+                continue
+            scored.append((sum(n in cells for m in moved for n in adjacent(m)), d))
+        weights = [contact**4 for contact, _ in scored]
+        d = rng.choices([d for _, d in scored], weights=weights)[0]
+        cells |= {(r + d[0], c + d[1]) for r, c in shape.cells}
+    return Shape(frozenset(cells)).normalized()
+
+
+def _landscape(shape: Shape) -> Shape:
+    """The lock turned, if need be, so that it is at least as wide as it is tall."""
+    rows, cols = shape.extent()
+    if rows <= cols:
+        return shape
+    return Shape(frozenset((c, -r) for r, c in shape.cells)).normalized()
+
+
+def make_candidate(spec: Spec, index: int) -> Candidate | None:
+    """Candidate number ``index`` of the pool (see the module docstring), or None when the
+    lock drawn for it breaks a limit or fewer than six block sets tile it."""
+    rng = random.Random(f"puzzle-temple:{spec.seed}:{index}")
+    areas = spec.areas()
+    lo, hi = spec.blocks_per_face
+    chosen = rng.sample(spec.blocks, rng.randint(lo, hi))
+    lock = _landscape(random_union(chosen, rng, spec.flips))
+    rows, cols = lock.extent()
+    width, height = spec.lock_size
+    if lock.size not in areas or cols > width or rows > height or lock.size < spec.min_fill * rows * cols:
+        return None
+    if not spec.holes and lock.holes():
+        return None
+    options = []
+    for subset in areas[lock.size]:
+        puzzle = Puzzle(lock, subset, flips=spec.flips)
+        result = tiling.count(puzzle, keep=1, limit=2 if spec.unique else None)
+        if result.status is not tiling.Status.SOLVED or (spec.unique and result.count != 1):
+            continue
+        solution = result.solution
+        if solution is None or not verify_solution(puzzle, solution).ok:
+            raise RuntimeError(f"the counter returned a tiling the verifier rejects: {solution}")
+        rating = rate(puzzle)
+        if rating.tilings != result.count and not spec.unique:
+            raise RuntimeError(f"the rating search counted {rating.tilings} tilings, the counter {result.count}")
+        options.append(Option(tuple(b.name for b in subset), rating.tilings, rating.bits, solution))
+    if len(options) < FACES:
+        return None
+    return Candidate(index, lock, tuple(options))
+
+
+def _candidates(spec: Spec, indices: range, pool: ProcessPoolExecutor | None) -> list[Candidate | None]:
+    if pool is None:
+        return [make_candidate(spec, i) for i in indices]
+    return list(pool.map(make_candidate, itertools.repeat(spec), indices, chunksize=4))
+
+
+def tier_bounds(pool: Sequence[Candidate]) -> tuple[float, float]:
+    """The difficulties that split the pool's block sets into thirds (easy below the first,
+    hard from the second on)."""
+    values = sorted(o.difficulty for c in pool for o in c.options)
+    if not values:
+        return (0.0, 0.0)
+    return values[len(values) // 3], values[(2 * len(values)) // 3]
+
+
+def tier_of(difficulty: float, bounds: tuple[float, float]) -> Tier:
+    if difficulty < bounds[0]:
+        return Tier.EASY
+    if difficulty < bounds[1]:
+        return Tier.MEDIUM
+    return Tier.HARD
+
+
+def tier_counts(cards: int, target: Mapping[Tier, int] | None) -> dict[Tier | None, int]:
+    """How many cards each tier gets (largest remainders), or all of them untargeted."""
+    if target is None:
+        return {None: cards}
+    total = sum(target.values())
+    exact = {t: cards * w / total for t, w in target.items()}
+    out: dict[Tier | None, int] = {t: int(v) for t, v in exact.items()}
+    short = cards - sum(out.values())
+    for t in sorted(exact, key=lambda t: (-(exact[t] - int(exact[t])), list(Tier).index(t)))[:short]:
+        out[t] += 1
+    return out
+
+
+def _band(tier: Tier | None, bounds: tuple[float, float]) -> tuple[float, float] | None:
+    """The mean face difficulty a card of ``tier`` must have: [low, high)."""
+    if tier is None:
+        return None
+    if tier is Tier.EASY:
+        return (-math.inf, bounds[0])
+    if tier is Tier.MEDIUM:
+        return (bounds[0], bounds[1])
+    return (bounds[1], math.inf)
+
+
+def _in_band(options: Sequence[Option], band: tuple[float, float] | None) -> bool:
+    return band is None or band[0] <= sum(o.difficulty for o in options) / len(options) < band[1]
+
+
+def _choose_faces(candidate: Candidate, usage: Counter[str], tier: Tier | None,
+                  bounds: tuple[float, float]) -> tuple[float, list[Option]] | None:
+    """Six options of ``candidate`` whose mean difficulty lies in ``tier`` and that keep block
+    usage level, with their cost (lower is better), or None."""
+    goal = _band(tier, bounds)
+    # aim at the middle of the band (for an open band, just inside it)
+    if goal is None:
+        aim = None
+    elif math.isinf(goal[0]):
+        aim = goal[1] - 0.5
+    elif math.isinf(goal[1]):
+        aim = goal[0] + 0.5
+    else:
+        aim = (goal[0] + goal[1]) / 2
+    picked: list[Option] = []
+    added: Counter[str] = Counter()
+    left = list(candidate.options)
+    while len(picked) < FACES:
+        def cost(o: Option) -> tuple[float, tuple[str, ...]]:
+            c = sum(usage[b] + added[b] for b in o.blocks)
+            if aim is not None:
+                mean = (sum(p.difficulty for p in picked) + o.difficulty) / (len(picked) + 1)
+                c += 4 * abs(mean - aim)
+            return c, o.blocks
+        best = min(left, key=cost)
+        picked.append(best)
+        left.remove(best)
+        added.update(best.blocks)
+    if not _in_band(picked, goal):
+        return None
+    after = usage + added
+    spread = sum(v * v for v in after.values())
+    return spread, picked
+
+
+Chosen = list[tuple[Candidate, list[Option], Tier | None]]
+
+
+def select(spec: Spec, pool: Sequence[Candidate], bounds: tuple[float, float]) -> Chosen:
+    """Cards from the pool (see the module docstring); possibly fewer than asked for."""
+    usage: Counter[str] = Counter({b.name: 0 for b in spec.blocks})
+    counts = tier_counts(spec.cards, spec.difficulty)
+    # the scarcest tier first: fewest candidates able to meet it per card wanted
+    able = {t: sum(_choose_faces(c, usage, t, bounds) is not None for c in pool) for t in counts}
+    order = sorted(counts, key=lambda t: (able[t] / max(counts[t], 1), str(t)))
+    used: set[int] = set()
+    chosen: Chosen = []
+    for tier in order:
+        for _ in range(counts[tier]):
+            best = None
+            for c in pool:
+                if c.index in used:
+                    continue
+                found = _choose_faces(c, usage, tier, bounds)
+                if found is not None and (best is None or found[0] < best[0]):
+                    best = (found[0], c, found[1])
+            if best is None:
+                break
+            _, c, options = best
+            used.add(c.index)
+            usage.update(b for o in options for b in o.blocks)
+            chosen.append((c, options, tier))
+    _rebalance(chosen, usage, bounds)
+    return chosen
+
+
+def _rebalance(chosen: Chosen, usage: Counter[str], bounds: tuple[float, float]) -> None:
+    """Swap single faces for unused block sets of the same lock while that levels block usage
+    (the sum of squared usage counts falls) and keeps each card in its tier."""
+    improved = True
+    while improved:
+        improved = False
+        for _, options, tier in chosen:
+            band = _band(tier, bounds)
+            for i, old in enumerate(options):
+                best, gain = None, 0
+                for new in _spare(chosen, options):
+                    trial = options[:i] + [new] + options[i + 1:]
+                    if not _in_band(trial, band):
+                        continue
+                    after = usage.copy()
+                    after.subtract(old.blocks)
+                    after.update(new.blocks)
+                    delta = sum(v * v for v in after.values()) - sum(v * v for v in usage.values())
+                    if delta < gain:
+                        best, gain = new, delta
+                if best is not None:
+                    usage.subtract(old.blocks)
+                    usage.update(best.blocks)
+                    options[i] = best
+                    improved = True
+
+
+def _spare(chosen: Chosen, options: list[Option]) -> list[Option]:
+    """The options of the card holding ``options`` that it does not use."""
+    for candidate, mine, _ in chosen:
+        if mine is options:
+            return [o for o in candidate.options if o not in mine]
+    return []
+
+
+def _versions() -> dict[str, str]:
+    try:
+        own = metadata.version("templeforge")
+    except metadata.PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        own = "unknown"
+    return {"templeforge": own, "ortools": ortools.__version__}
+
+
+def generate(spec: Spec, progress: Any = None) -> Deck:
+    """Make the deck ``spec`` asks for (see the module docstring).
+
+    Args:
+        spec: the request.
+        progress: called as ``progress(tried, candidates)`` after each round, if given.
+
+    Raises:
+        SpecError: the request is impossible (before any work is done).
+        DeckShortfall: the budget ran out before the deck was full; nothing is returned.
+    """
+    spec.checked()
+    pool: list[Candidate] = []
+    seen: set[Shape] = set()
+    tried = 0
+    chosen: Chosen = []
+    bounds = (0.0, 0.0)
+    executor = ProcessPoolExecutor(spec.workers) if spec.workers > 1 else None
+    try:
+        while tried < spec.budget:
+            indices = range(tried, min(tried + BATCH, spec.budget))
+            for made in _candidates(spec, indices, executor):
+                if made is None:
+                    continue
+                key = made.lock.canonical(flips=True)
+                if key not in seen:
+                    seen.add(key)
+                    pool.append(made)
+            tried = indices.stop
+            if progress is not None:
+                progress(tried, len(pool))
+            if len(pool) < spec.cards:
+                continue
+            bounds = tier_bounds(pool)
+            chosen = select(spec, pool, bounds)
+            if len(chosen) == spec.cards:
+                break
+    finally:
+        if executor is not None:
+            executor.shutdown()
+    if len(chosen) < spec.cards:
+        made = len(chosen) if len(pool) >= spec.cards else len(pool)
+        why = (f"only {len(pool)} distinct locks had {FACES} block sets that tile them"
+               if len(pool) < spec.cards else
+               f"the {len(pool)} usable locks could not meet the difficulty target "
+               f"{target_text(spec.difficulty)} for every card")
+        raise DeckShortfall(
+            f"made {made} of {spec.cards} cards: after {tried} lock attempts (the budget), {why}; "
+            f"raise attempts, widen lock-cells or lock-size, or relax the difficulty target"
+            + (" or uniqueness" if spec.unique else ""), made, spec.cards)
+    return _deck(spec, chosen, bounds)
+
+
+def _deck(spec: Spec, chosen: Chosen, bounds: tuple[float, float]) -> Deck:
+    cards = []
+    made = sorted(chosen, key=lambda co: (sum(o.difficulty for o in co[1]), co[0].index))
+    for number, (candidate, options, _) in enumerate(made, start=1):
+        ordered = sorted(options, key=lambda o: (o.difficulty, o.blocks))
+        faces = tuple(Face(die, o.blocks, o.solution, o.solutions, o.difficulty)
+                      for die, o in zip(DICE, ordered))
+        cards.append(Card(number, candidate.lock, faces))
+    parameters = spec.parameters()
+    parameters["tier_bounds"] = [bounds[0], bounds[1]]
+    return Deck(tuple(cards), spec.blocks, spec.seed, parameters, _versions())
