@@ -188,3 +188,39 @@ def load_puzzle(path: str | Path) -> Puzzle:
     except (OSError, UnicodeDecodeError) as err:
         raise PuzzleFileError(f"{path}: cannot read the file: {err}") from None
     return parse_puzzle(text, str(path))
+
+
+BLOCK_KEYS = ("title", "pieces")
+
+
+def load_blocks(path: str | Path) -> tuple[Piece, ...]:
+    """Read a block-set file: TOML with ``pieces`` (as in a puzzle file) and an optional
+    ``title``.
+
+    Raises:
+        PuzzleFileError: the file cannot be read, or a key or piece is wrong (every problem,
+            each naming the field).
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+    except (OSError, UnicodeDecodeError) as err:
+        raise PuzzleFileError(f"{path}: cannot read the file: {err}") from None
+    except tomllib.TOMLDecodeError as err:
+        raise PuzzleFileError(f"{path}: not valid TOML: {err}") from None
+    problems: list[str] = []
+    unknown = sorted(set(data) - set(BLOCK_KEYS))
+    if unknown:
+        problems.append(f"unknown key(s) {', '.join(unknown)} (expected {', '.join(BLOCK_KEYS)})")
+    if "pieces" not in data:
+        problems.append("field 'pieces' is missing: expected a list of piece names, presets and tables")
+        pieces: list[Piece] = []
+    else:
+        pieces = _pieces(data["pieces"], text, problems)
+    flat = sorted({p.name for p in pieces if p.shape.dim == 3})
+    if flat:
+        problems.append(f"field 'pieces': 3D piece(s) {', '.join(flat)}: blocks must be flat")
+    if problems:
+        raise PuzzleFileError(f"{path}: " + "; ".join(problems))
+    return tuple(pieces)

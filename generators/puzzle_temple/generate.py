@@ -187,8 +187,9 @@ class Spec:
         else:
             sets = sum(math.comb(len(self.blocks), k) for k in range(lo, hi + 1))
             if sets < FACES:
+                many = f"{lo}" if lo == hi else f"{lo}-{hi}"
                 out.append(f"blocks-per-face: {self.block_set} has only {sets} block set(s) of "
-                           f"{lo}-{hi} blocks, a card needs {FACES} different ones")
+                           f"{many} blocks, a card needs {FACES} different ones")
         width, height = self.lock_size
         if width < 1 or height < 1:
             out.append(f"lock-size: expected WIDTHxHEIGHT in cells, both at least 1, got {width}x{height}")
@@ -201,8 +202,9 @@ class Spec:
             if not areas:
                 smallest = sum(sorted(b.size for b in self.blocks)[:lo])
                 largest = sum(sorted((b.size for b in self.blocks), reverse=True)[:hi])
+                many = f"{lo}" if lo == hi else f"{lo}-{hi}"
                 if self.lock_cells is not None and (self.lock_cells[1] < smallest or self.lock_cells[0] > largest):
-                    out.append(f"lock-cells: {lo}-{hi} blocks of {self.block_set} cover {smallest} to "
+                    out.append(f"lock-cells: {many} blocks of {self.block_set} cover {smallest} to "
                                f"{largest} cells, outside {self.lock_cells[0]}-{self.lock_cells[1]}")
                 elif width * height < smallest:
                     out.append(f"lock-size: a {width}x{height} lock holds {width * height} cells, but "

@@ -1,0 +1,101 @@
+"""The Puzzle Temple generator: what it promises about every deck, and its refusals."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from generators.puzzle_temple.deck import DICE
+from generators.puzzle_temple.generate import (DeckShortfall, Spec, SpecError, Tier, generate,
+                                               parse_target, tier_counts, tier_of)
+from generators.puzzle_temple.verify import verify_deck
+from solver import tiling
+from solver.pieces import piece, preset
+
+
+def test_the_default_deck_keeps_every_promise(default_deck) -> None:
+    deck = default_deck
+    assert len(deck.cards) == 36 and [c.id for c in deck.cards] == list(range(1, 37))
+    check = verify_deck(deck)
+    assert check.ok, check.problems[:5]
+    for card in deck.cards:
+        assert card.lock.is_connected() and not card.lock.holes()
+        rows, cols = card.lock.extent()
+        assert cols <= 7 and rows <= 5 and rows <= cols
+        assert tuple(f.die for f in card.faces) == DICE
+        assert len({frozenset(f.blocks) for f in card.faces}) == 6
+        assert all(len(f.blocks) == 3 for f in card.faces)
+    assert len({c.lock.canonical() for c in deck.cards}) == 36
+    assert check.usage_ratio is not None and check.usage_ratio <= 1.5
+    bounds = tuple(deck.parameters["tier_bounds"])
+    tiers = Counter(tier_of(c.difficulty, bounds) for c in deck.cards)
+    assert tiers == {Tier.EASY: 12, Tier.MEDIUM: 12, Tier.HARD: 12}
+
+
+def test_stored_counts_and_ratings_are_the_solvers(default_deck) -> None:
+    card = default_deck.cards[-1]
+    for face in card.faces:
+        result = tiling.count(default_deck.puzzle(card, face))
+        assert result.count == face.solutions and result.exhaustive
+
+
+def test_the_same_seed_gives_the_same_bytes_whatever_the_workers(default_deck) -> None:
+    again = generate(Spec(preset("ubongo12"), seed=0, workers=1))
+    assert again.dumps() == default_deck.dumps()
+    other = generate(Spec(preset("ubongo12"), cards=4, seed=1))
+    assert other.cards[0].lock != default_deck.cards[0].lock or other.dumps() != default_deck.dumps()
+
+
+def test_a_range_of_blocks_per_face_and_a_ramp() -> None:
+    deck = generate(Spec(preset("ubongo12"), cards=12, blocks_per_face=(3, 4),
+                         difficulty=parse_target("ramp"), seed=2))
+    check = verify_deck(deck)
+    assert check.ok and check.usage_ratio <= 1.5
+    sizes = {len(f.blocks) for c in deck.cards for f in c.faces}
+    assert sizes <= {3, 4} and len(sizes) == 2
+    tiers = Counter(tier_of(c.difficulty, tuple(deck.parameters["tier_bounds"])) for c in deck.cards)
+    assert tiers == {Tier.EASY: 6, Tier.MEDIUM: 4, Tier.HARD: 2}
+
+
+def test_unique_faces_have_one_solution_each() -> None:
+    deck = generate(Spec(preset("ubongo12"), cards=3, unique=True, difficulty=None, seed=3))
+    assert all(f.solutions == 1 for c in deck.cards for f in c.faces)
+    assert verify_deck(deck).ok
+
+
+@pytest.mark.parametrize("change, parameter", [
+    (dict(blocks_per_face=(13, 13)), "blocks-per-face: 13 is more than the 12 blocks"),
+    (dict(lock_cells=(2, 4)), "lock-cells: 3 blocks of ubongo12 cover 8 to 15 cells, outside 2-4"),
+    (dict(lock_size=(2, 2)), "lock-size"),
+    (dict(cards=0), "cards"),
+    (dict(min_fill=1.5), "min-fill"),
+])
+def test_impossible_requests_fail_at_once_naming_the_parameter(change, parameter: str) -> None:
+    with pytest.raises(SpecError, match=parameter):
+        generate(Spec(preset("ubongo12"), **change))
+
+
+def test_too_few_block_sets_for_six_faces() -> None:
+    blocks = (piece("I2"), piece("I3"), piece("L3"), piece("O4"))
+    with pytest.raises(SpecError, match="blocks-per-face: .* only 4 block set"):
+        Spec(blocks, block_set="mine", blocks_per_face=(3, 3)).checked()
+
+
+def test_a_budget_too_small_says_how_many_cards_it_made() -> None:
+    with pytest.raises(DeckShortfall) as err:
+        generate(Spec(preset("ubongo12"), cards=36, attempts=30, seed=1))
+    assert err.value.wanted == 36 and err.value.made < 36
+    assert f"made {err.value.made} of 36 cards" in str(err.value)
+
+
+def test_tier_counts_share_cards_by_largest_remainder() -> None:
+    assert tier_counts(36, parse_target("thirds")) == {Tier.EASY: 12, Tier.MEDIUM: 12, Tier.HARD: 12}
+    assert tier_counts(10, parse_target("easy:2,hard:1")) == {Tier.EASY: 7, Tier.HARD: 3}
+    assert tier_counts(5, None) == {None: 5}
+
+
+@pytest.mark.parametrize("text", ["hardest", "easy:x", "easy:0", "easy:-1"])
+def test_bad_difficulty_targets(text: str) -> None:
+    with pytest.raises(SpecError, match="difficulty"):
+        parse_target(text)
