@@ -37,6 +37,8 @@ class ProfileError(TempleforgeError, ValueError):
 
 def parse_range(value: Any, name: str, *, low: int = 1) -> tuple[int, int]:
     """``3``, ``"3"``, ``"3-4"`` or ``[3, 4]`` as (least, most)."""
+    if isinstance(value, tuple):  # already read
+        value = list(value)
     if isinstance(value, bool):
         raise ProfileError(f"{name}: expected N or MIN-MAX, got {value!r}")
     if isinstance(value, int):
@@ -56,6 +58,8 @@ def parse_range(value: Any, name: str, *, low: int = 1) -> tuple[int, int]:
 
 def parse_size(value: Any, name: str) -> tuple[int, int]:
     """``"7x5"`` or ``[7, 5]`` as (width, height) in cells."""
+    if isinstance(value, tuple):  # already read
+        value = list(value)
     if isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool)
                                                            for v in value):
         width, height = value
