@@ -383,8 +383,8 @@ def _deck_figures(deck: Any, check: Any) -> str:
     lines = []
     sizes = sorted({c.lock.size for c in deck.cards})
     per_face = sorted({len(f.blocks) for c in deck.cards for f in c.faces})
-    lines.append(f"locks of {sizes[0]}-{sizes[-1]} cells; {'-'.join(map(str, sorted({per_face[0], per_face[-1]})))} "
-                 f"blocks per face")
+    span = lambda lo, hi: f"{lo}" if lo == hi else f"{lo}-{hi}"  # noqa: E731
+    lines.append(f"locks of {span(sizes[0], sizes[-1])} cells; {span(per_face[0], per_face[-1])} blocks per face")
     ratio = check.usage_ratio
     usage = ", ".join(f"{name} {n}" for name, n in check.usage.items())
     lines.append(f"block usage (faces): {usage}; max/min {ratio:.2f}" if ratio is not None
@@ -407,7 +407,7 @@ def _histogram(values: list[float], width: float = 0.5, bar: int = 40) -> list[s
     bins = Counter(min(int(v / width), int(top / width)) for v in values)
     most = max(bins.values())
     out = []
-    for b in range(int(top / width) + 1):
+    for b in range(min(bins), int(top / width) + 1):
         n = bins.get(b, 0)
         out.append(f"  {b * width:4.1f}-{(b + 1) * width:<4.1f} {'#' * max(n * bar // most, 1 if n else 0):{bar}} {n}")
     return out

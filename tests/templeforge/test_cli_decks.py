@@ -119,3 +119,11 @@ def test_a_block_set_file(tmp_path: Path) -> None:
                  "--difficulty", "any", "--workers", "1", "--out", str(out))
     assert result.exit_code == 0, result.output
     assert set(json.loads(out.read_text())["blocks"]) == set("FILNPTUVWXYZ")
+
+
+def test_the_example_profile_and_hand_deck_read(tmp_path: Path) -> None:
+    from templeforge.profiles import load_profile
+    examples = Path(__file__).parents[2] / "examples"
+    assert load_profile(examples / "profiles" / "puzzle-temple-hard.toml")["blocks_per_face"] == (4, 4)
+    result = run("verify", str(examples / "hand-deck.json"))
+    assert result.exit_code == 1 and "card 1, face 3: cannot be solved" in result.stderr
