@@ -1,28 +1,32 @@
-"""How hard a tiling puzzle is to solve: an exact measure of the luck a solver needs.
+"""How hard a tiling puzzle is to solve: the exact expected effort of a model solver.
 
 Nouns:
-    Rating  a puzzle's difficulty in bits, with the figures it comes from: the number of
-            tilings, the search nodes of the rating search, and the placements that were
-            forced (the only option at a cell) on the way.
+    Rating  a puzzle's difficulty in bits, with the figures it comes from: the expected
+            effort, the chance of solving it without backtracking, the number of tilings,
+            the search states and the placements that were forced on the way.
 
-The model solver: at each step it looks for the empty cell that the fewest placements can
-still cover (ties: the first in reading order, row by row), and puts one of those
-placements there, chosen at random among the ones that fit with a piece not yet used. It
-never backtracks: if some cell can no longer be covered, it has failed. ``p`` is the exact
-probability that it completes a tiling, computed over the whole search tree (a dead end
-counts 0, a tiling 1, a node the mean of its children), and
+The model solver is a randomised backtracking search of the kind people and programs use.
+At each step it looks at every placement that still fits (an unused piece on empty cells),
+picks the empty cell that the fewest of them cover (the most constrained spot; ties go to
+the first cell in reading order) and tries those placements there in random order; when
+some cell can no longer be covered it backtracks. Its *effort* is the number of placements
+it looks at before it completes its first tiling, and
 
-    difficulty = log2(1 / p)   bits
+    difficulty = log2(E[effort])   bits
 
-is how many fair coin flips' worth of luck the puzzle demands, or, equivalently, the log of
-the expected number of fresh attempts such a solver needs. A lock whose every step is
-forced rates 0; one where half the first choices lead nowhere and the rest are forced rates
-1. More tilings, more forced placements and fewer pieces all lower the figure; a search that
-branches widely into dead ends raises it. It is exact (no sampling) and deterministic, and
-it depends only on the puzzle, not on any engine's cell order. The README shows that it
-orders faces the way an independent solver (CP-SAT) finds them hard.
+where the expectation is over the random order of its tries. It is computed exactly over
+the whole search tree, not sampled: a branch holding no tiling costs its full size; at a
+node with ``s`` children holding tilings and failing children of sizes ``f1, f2, ...``, a
+random order meets ``(f1 + f2 + ...) / (s + 1)`` of failed work before the first good child
+(each failing child comes before the first good one with chance ``1 / (s + 1)``), and the
+good child is a uniform pick among the ``s``. So dead ends that are large and likely to be
+tried first raise the figure; many tilings, forced steps and few pieces lower it. The
+figure depends only on the puzzle, not on any engine's cell order. ``bench/difficulty.py``
+holds it against solvers that do not share its model (see the README).
 
-An unsolvable puzzle has ``p = 0``: ``rate`` returns ``difficulty = inf`` for it.
+``success`` (the chance the model solver never has to backtrack) and ``forced`` (steps on the
+way to the first tiling where one placement was the only option) are reported beside it.
+An unsolvable puzzle rates ``difficulty = inf``.
 """
 
 from __future__ import annotations
@@ -35,18 +39,22 @@ from solver.puzzle import Puzzle
 
 @dataclass(frozen=True, slots=True)
 class Rating:
-    """Difficulty in bits (``log2(1/p)``, see the module docstring) and its ingredients.
+    """Difficulty in bits (``log2`` of the expected effort, see the module docstring) and its
+    ingredients.
 
     Attributes:
-        difficulty: bits of luck the model solver needs; ``inf`` when there is no tiling.
-        success: ``p``, the chance that the model solver completes a tiling.
+        difficulty: ``log2(effort)``; ``inf`` when there is no tiling.
+        effort: expected placements the model solver looks at before its first tiling (when
+            there is none: the placements it looks at to exhaust the search).
+        success: the chance that the model solver completes a tiling without backtracking.
         tilings: the number of tilings (counted by the same search).
-        nodes: search states the rating visited (each distinct state once).
-        forced: placements on the way to the first tiling that were the only option left at
-            their cell (0 when there is no tiling).
+        nodes: distinct search states the rating visited.
+        forced: steps on the way to the first tiling (trying options in order) where one
+            placement was the only option (0 when there is no tiling).
     """
 
     difficulty: float
+    effort: float
     success: float
     tilings: int
     nodes: int
@@ -58,13 +66,20 @@ class Rating:
         return round(self.difficulty, 2)
 
 
+@dataclass(frozen=True, slots=True)
+class _Subtree:
+    tilings: int
+    size: float  # placements looked at to exhaust this subtree
+    effort: float  # expected placements looked at before its first tiling (if any)
+    success: float  # chance that random choices reach a tiling without backtracking
+
+
 def rate(puzzle: Puzzle) -> Rating:
     """Rate ``puzzle`` (see the module docstring). Mode ``all`` and ``subset`` both work:
     a piece may be used as often as it has copies."""
     order = sorted(puzzle.region.cells)  # reading order: row, then column (then layer)
     bit = {c: i for i, c in enumerate(order)}
-    names = [p.name for p, _ in puzzle.kinds]
-    kind_of = {n: k for k, n in enumerate(names)}
+    kind_of = {p.name: k for k, (p, _) in enumerate(puzzle.kinds)}
     copies = tuple(count for _, count in puzzle.kinds)
     full = (1 << len(order)) - 1
 
@@ -74,53 +89,59 @@ def rate(puzzle: Puzzle) -> Rating:
         mask = 0
         for c in placement.cells:
             mask |= 1 << bit[c]
-        kind = kind_of[placement.piece]
         for c in placement.cells:
-            covering[bit[c]].append((mask, kind))
+            covering[bit[c]].append((mask, kind_of[placement.piece]))
 
-    memo: dict[tuple[int, tuple[int, ...]], tuple[float, int]] = {}
-
-    def options(occupied: int, left: tuple[int, ...]) -> list[tuple[int, int]]:
+    def options(occupied: int, left: tuple[int, ...]) -> tuple[list[tuple[int, int]], int]:
+        """The placements at the most constrained empty cell, and how many fitting
+        placements the solver looked at to find it (each counted once)."""
         best: list[tuple[int, int]] | None = None
+        seen: set[tuple[int, int]] = set()
         for i in range(len(order)):
             if occupied >> i & 1:
                 continue
             fitting = [(m, k) for m, k in covering[i] if not m & occupied and left[k]]
+            seen.update(fitting)
             if best is None or len(fitting) < len(best):
                 best = fitting
-                if not fitting:
-                    break
-        return best or []
+        return best or [], len(seen)
 
-    def explore(occupied: int, left: tuple[int, ...]) -> tuple[float, int]:
-        """(chance of success, tilings) from this state."""
+    def after(left: tuple[int, ...], kind: int) -> tuple[int, ...]:
+        return left[:kind] + (left[kind] - 1,) + left[kind + 1:]
+
+    memo: dict[tuple[int, tuple[int, ...]], _Subtree] = {}
+
+    def explore(occupied: int, left: tuple[int, ...]) -> _Subtree:
         if occupied == full:
-            return 1.0, 1
+            return _Subtree(1, 0.0, 0.0, 1.0)
         key = (occupied, left)
         if key in memo:
             return memo[key]
-        choices = options(occupied, left)
-        chance, tilings = 0.0, 0
-        for mask, kind in choices:
-            rest = left[:kind] + (left[kind] - 1,) + left[kind + 1:]
-            p, t = explore(occupied | mask, rest)
-            chance += p
-            tilings += t
-        out = (chance / len(choices) if choices else 0.0, tilings)
+        choices, looked = options(occupied, left)
+        children = [explore(occupied | m, after(left, k)) for m, k in choices]
+        good = [c for c in children if c.tilings]
+        size = looked + sum(c.size for c in children)
+        if good:
+            wasted = sum(c.size for c in children if not c.tilings) / (len(good) + 1)
+            effort = looked + wasted + sum(c.effort for c in good) / len(good)
+        else:
+            effort = size
+        success = sum(c.success for c in children) / len(children) if children else 0.0
+        out = _Subtree(sum(c.tilings for c in children), size, effort, success)
         memo[key] = out
         return out
 
-    success, tilings = explore(0, copies)
+    root = explore(0, copies)
     forced = 0
-    if tilings:  # walk to the first tiling, counting the steps with one option
+    if root.tilings:  # walk to the first tiling, counting the steps with one option
         occupied, left = 0, copies
         while occupied != full:
-            choices = options(occupied, left)
+            choices, _ = options(occupied, left)
             forced += len(choices) == 1
-            for mask, kind in choices:
-                rest = left[:kind] + (left[kind] - 1,) + left[kind + 1:]
-                if occupied | mask == full or explore(occupied | mask, rest)[1]:
-                    occupied, left = occupied | mask, rest
+            for m, k in choices:
+                rest = after(left, k)
+                if occupied | m == full or explore(occupied | m, rest).tilings:
+                    occupied, left = occupied | m, rest
                     break
-    difficulty = math.inf if success == 0 else max(0.0, -math.log2(success))
-    return Rating(difficulty, success, tilings, len(memo) + 1, forced)
+    difficulty = math.log2(root.effort) if root.tilings and root.effort >= 1 else (0.0 if root.tilings else math.inf)
+    return Rating(difficulty, root.effort, root.success, root.tilings, len(memo) + 1, forced)

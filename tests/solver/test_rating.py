@@ -17,10 +17,12 @@ from solver.shapes import Shape
 from tests.oracle import oriented
 
 
-def naive_success(region: Shape, pieces: list, flips: bool = True) -> Fraction:
-    """The model solver's chance of success, as an exact fraction, by plain recursion over
-    cell sets: the empty cell with the fewest fitting placements (first in reading order),
-    each fitting placement of an unused piece equally likely."""
+def naive_model(region: Shape, pieces: list, flips: bool = True) -> tuple[Fraction, Fraction, int]:
+    """(chance of success without backtracking, expected effort, tilings) of the model
+    solver, as exact fractions, by plain recursion over cell sets. The model: look at every
+    fitting placement of an unused piece, branch on the empty cell with the fewest (first in
+    reading order), try its placements in random order, backtrack from dead ends; effort is
+    the placements looked at before the first tiling."""
     shapes = {p.name: oriented(p, 2, flips) for p in pieces}
 
     def fitting(cell, empty, left):
@@ -33,32 +35,55 @@ def naive_success(region: Shape, pieces: list, flips: bool = True) -> Fraction:
                         out.append((name, moved))
         return list(dict.fromkeys(out))
 
-    def walk(empty: frozenset, left: tuple) -> Fraction:
+    def walk(empty: frozenset, left: tuple):
+        """(success, effort, size, tilings) of the subtree."""
         if not empty:
-            return Fraction(1)
-        options = min((fitting(c, empty, left) for c in sorted(empty)), key=len)
-        if not options:
-            return Fraction(0)
-        total = Fraction(0)
+            return Fraction(1), Fraction(0), Fraction(0), 1
+        per_cell = [fitting(c, empty, left) for c in sorted(empty)]
+        looked = len({o for options in per_cell for o in options})
+        options = min(per_cell, key=len)
+        kids = []
         for name, cells in options:
             rest = list(left)
             rest.remove(name)
-            total += walk(empty - cells, tuple(rest))
-        return total / len(options)
+            kids.append(walk(empty - cells, tuple(rest)))
+        good = [k for k in kids if k[3]]
+        size = looked + sum(k[2] for k in kids)
+        if good:
+            effort = looked + sum(k[2] for k in kids if not k[3]) / (len(good) + 1) + \
+                sum(k[1] for k in good) / len(good)
+        else:
+            effort = size
+        success = sum(k[0] for k in kids) / len(kids) if kids else Fraction(0)
+        return success, effort, size, sum(k[3] for k in kids)
 
-    return walk(frozenset(region.cells), tuple(p.name for p in pieces))
+    success, effort, _, tilings = walk(frozenset(region.cells), tuple(p.name for p in pieces))
+    return success, effort, tilings
 
 
-def test_a_forced_lock_rates_zero() -> None:
-    # the right end of the top row can only take a domino lying flat; the rest is forced
+def test_a_forced_lock_costs_only_the_looking() -> None:
+    # three dominoes fit; the end of the top row takes only one, then one is left: 3 + 1 looks
     r = rate(Puzzle(Shape.parse("###\n#.."), (piece("I2"), piece("I2"))))
-    assert (r.difficulty, r.success, r.tilings, r.forced) == (0, 1, 1, 2)
+    assert (r.effort, r.difficulty, r.success, r.tilings, r.forced) == (4, 2, 1, 1, 2)
 
 
-def test_two_good_first_choices_cost_nothing() -> None:
-    # the end cell of a 1x5 bar takes the I2 or the I3, and either way the rest is forced
+def test_two_good_first_choices() -> None:
+    # the 1x5 bar: 4 + 3 placements fit; its end cell takes the I2 or the I3, and either way
+    # one placement is left for the other piece: 7 + 1 looks
     r = rate(Puzzle(Shape.parse("#####"), (piece("I2"), piece("I3"))))
-    assert (r.difficulty, r.tilings) == (0, 2)
+    assert (r.effort, r.difficulty, r.tilings, r.forced) == (8, 3, 2, 1)
+
+
+def test_a_dead_end_costs_what_it_looks_at() -> None:
+    # 2x3 box, O4 and I2: 2 + 7 placements fit; at the corner (0, 0) the O4 or the standing
+    # I2 leave one placement for the other piece, the flat I2 leaves a dead end where nothing
+    # fits (it looks at nothing): 9 + 1 looks
+    puzzle = Puzzle(Shape.parse("###\n###"), (piece("O4"), piece("I2")))
+    r = rate(puzzle)
+    assert r.effort == 10 and r.success == pytest.approx(2 / 3)
+    success, effort, tilings = naive_model(puzzle.region, list(puzzle.pieces))
+    assert r.tilings == tilings == 2 and r.effort == pytest.approx(float(effort))
+    assert r.success == pytest.approx(float(success))
 
 
 def test_an_unsolvable_puzzle_rates_infinite() -> None:
@@ -69,7 +94,7 @@ def test_an_unsolvable_puzzle_rates_infinite() -> None:
 
 
 @pytest.mark.parametrize("seed", range(12))
-def test_success_matches_the_naive_model_solver(seed: int) -> None:
+def test_rating_matches_the_naive_model_solver(seed: int) -> None:
     rng = random.Random(seed)
     blocks = preset("ubongo12")
     chosen = rng.sample(blocks, 3 + seed % 2)
@@ -80,17 +105,21 @@ def test_success_matches_the_naive_model_solver(seed: int) -> None:
             continue
         puzzle = Puzzle(region, tuple(pieces))
         r = rate(puzzle)
-        assert r.success == pytest.approx(float(naive_success(region, pieces)), abs=1e-12)
-        assert r.tilings == (tiling.count(puzzle).count or 0)
-        assert r.difficulty == (math.inf if r.success == 0 else pytest.approx(-math.log2(r.success)))
+        success, effort, tilings = naive_model(region, pieces)
+        assert r.success == pytest.approx(float(success), abs=1e-12)
+        assert r.tilings == tilings == (tiling.count(puzzle).count or 0)
+        if tilings:
+            assert r.effort == pytest.approx(float(effort)) and r.difficulty == pytest.approx(math.log2(effort))
+        else:
+            assert r.difficulty == math.inf
 
 
 def test_real_locks_need_luck() -> None:
-    # random 4-block Ubongo locks: some first choices lead nowhere, so some rate above a bit
+    # random 4-block Ubongo locks: some first choices lead nowhere
     rng = random.Random(3)
     blocks = preset("ubongo12")
     rated = []
     for _ in range(20):
         chosen = rng.sample(blocks, 4)
-        rated.append(rate(Puzzle(random_union(chosen, rng), tuple(chosen))).difficulty)
-    assert max(rated) > 1 and min(rated) >= 0
+        rated.append(rate(Puzzle(random_union(chosen, rng), tuple(chosen))))
+    assert min(r.success for r in rated) < 1 and all(r.difficulty >= 0 for r in rated)
