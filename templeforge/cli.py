@@ -309,6 +309,11 @@ def _block_set(value: str, name: str) -> tuple[Any, str]:
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
 @click.option("--attempts", type=int, default=None, metavar="N",
               help="Locks to try before giving up (default 60 per card).")
+@click.option("--locks", type=click.Choice(generate_module.LOCK_SOURCES), default="auto", show_default=True,
+              help="Where locks come from: random unions of blocks, the joint CP-SAT model, or "
+                   "unions first and CP-SAT designs if they fall short.")
+@click.option("--designs", type=int, default=None, metavar="N",
+              help="CP-SAT designs to try after the random locks (default 4 per card).")
 @click.option("--workers", type=int, default=None, metavar="N",
               help="Processes for the candidate search (default: up to 2; the deck is the same).")
 @click.option("--out", default=DEFAULT_DECK, show_default=True, metavar="DECK.json",
@@ -323,7 +328,7 @@ def puzzle_temple(ctx: click.Context, profile: str | None, **options: Any) -> No
     The deck has no two locks alike (up to rotation and reflection) and uses every block
     about equally often. The same request and seed give the same file, byte for byte.
     Exit status: 0 written, 2 an impossible or malformed request (nothing is tried), 3 the
-    budget (--attempts) ran out before the deck was full (nothing is written).
+    budget (--attempts, --designs) ran out before the deck was full (nothing is written).
 
     Example:
 
@@ -351,7 +356,8 @@ def puzzle_temple(ctx: click.Context, profile: str | None, **options: Any) -> No
         flips=values["flips"], lock_cells=lock_cells,
         lock_size=profiles.parse_size(values["lock_size"], labels["lock_size"]),
         holes=values["holes"], min_fill=float(values["min_fill"]), unique=values["unique"],
-        difficulty=target, seed=values["seed"], attempts=values["attempts"], workers=workers)
+        difficulty=target, seed=values["seed"], attempts=values["attempts"], locks=values["locks"],
+        designs=values["designs"], workers=workers)
     started = time.perf_counter()
     tty = sys.stderr.isatty()
 

@@ -96,6 +96,8 @@ PUZZLE_TEMPLE_KEYS: dict[str, Any] = {
     "difficulty": _typed(str, "a difficulty target such as thirds"),
     "seed": _typed(int, "a whole number"),
     "attempts": _typed(int, "a whole number"),
+    "locks": _typed(str, "auto, union or cp-sat"),
+    "designs": _typed(int, "a whole number"),
     "workers": _typed(int, "a whole number"),
     "out": _typed(str, "a file path"),
 }

@@ -25,7 +25,12 @@ How a deck is made, in two phases:
    rotation and reflection are kept once.
 
 If the pool cannot fill the deck, more candidates are made until the budget (``attempts``
-locks tried) runs out; then ``DeckShortfall`` says how many cards were made and why.
+random locks) runs out. Then (``locks = auto``, the default) CP-SAT takes over: the joint
+model of ``generators.puzzle_temple.lockmodel`` designs a lock and six different block sets
+together inside the card's box (``lock_size``), which finds locks where random unions
+rarely fit, such as four blocks on a 4x4 card; each design becomes a candidate like any
+other (all its block sets counted, proved and rated). When the ``designs`` budget is spent
+too, ``DeckShortfall`` says how many cards were made and why.
 """
 
 from __future__ import annotations
@@ -38,12 +43,14 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import lru_cache
 from importlib import metadata
 from typing import Any
 
 import ortools
 
 from generators.puzzle_temple.deck import DICE, Card, Deck, Face
+from generators.puzzle_temple.lockmodel import LockModel
 from solver import tiling
 from solver.errors import TempleforgeError
 from solver.pieces import Piece
@@ -56,6 +63,15 @@ FACES = len(DICE)
 
 #: Candidate locks made per round; fixed so that the pool never depends on the worker count.
 BATCH = 48
+
+#: CP-SAT designs per round (each takes about a second).
+DESIGN_BATCH = 8
+
+#: CP-SAT's deterministic work limit per design (its own units, about seconds).
+DESIGN_WORK = 1.0
+
+#: Where candidate locks come from (see ``Spec.locks``).
+LOCK_SOURCES = ("auto", "union", "cp-sat")
 
 
 class SpecError(TempleforgeError, ValueError):
@@ -145,7 +161,12 @@ class Spec:
         unique: whether every face must have exactly one tiling.
         difficulty: the share of cards per tier, or None for no target.
         seed: the random seed; the same spec and seed give the same deck.
-        attempts: locks to try before giving up (None: 60 per card).
+        attempts: random locks to try (None: 60 per card).
+        locks: where candidate locks come from: ``union`` (random unions of blocks, fast),
+            ``cp-sat`` (the joint CP-SAT model of ``lockmodel``, which designs a lock and six
+            block sets together inside the card's box), or ``auto`` (unions first, then
+            CP-SAT designs if the unions could not fill the deck).
+        designs: CP-SAT designs to try (None: 4 per card).
         workers: processes that make candidates (the deck does not depend on it).
     """
 
@@ -162,11 +183,23 @@ class Spec:
     difficulty: Mapping[Tier, int] | None = field(default_factory=lambda: dict(TARGETS["thirds"]))
     seed: int = 0
     attempts: int | None = None
+    locks: str = "auto"
+    designs: int | None = None
     workers: int = 1
 
     @property
     def budget(self) -> int:
+        """Random-union locks to try."""
+        if self.locks == "cp-sat":
+            return 0
         return self.attempts if self.attempts is not None else 60 * self.cards
+
+    @property
+    def design_budget(self) -> int:
+        """CP-SAT designs to try."""
+        if self.locks == "union":
+            return 0
+        return self.designs if self.designs is not None else 4 * self.cards
 
     def problems(self) -> list[str]:
         """Every way the request is malformed or cannot possibly be met, each naming its
@@ -219,6 +252,10 @@ class Spec:
             out.append(f"min-fill: expected a share of the bounding box above 0 and at most 1, got {self.min_fill}")
         if self.attempts is not None and self.attempts < 1:
             out.append(f"attempts: expected at least 1, got {self.attempts}")
+        if self.locks not in LOCK_SOURCES:
+            out.append(f"locks: expected one of {', '.join(LOCK_SOURCES)}, got {self.locks!r}")
+        if self.designs is not None and self.designs < 0:
+            out.append(f"designs: expected 0 or more, got {self.designs}")
         if self.workers < 1:
             out.append(f"workers: expected at least 1, got {self.workers}")
         return out
@@ -261,6 +298,8 @@ class Spec:
             "unique": self.unique,
             "difficulty": target_text(self.difficulty),
             "attempts": self.budget,
+            "locks": self.locks,
+            "designs": self.design_budget,
         }
 
 
@@ -318,13 +357,35 @@ def _landscape(shape: Shape) -> Shape:
 
 
 def make_candidate(spec: Spec, index: int) -> Candidate | None:
-    """Candidate number ``index`` of the pool (see the module docstring), or None when the
-    lock drawn for it breaks a limit or fewer than six block sets tile it."""
+    """Random-union candidate number ``index`` of the pool (see the module docstring), or
+    None when the lock drawn for it breaks a limit or fewer than six block sets tile it."""
     rng = random.Random(f"puzzle-temple:{spec.seed}:{index}")
-    areas = spec.areas()
     lo, hi = spec.blocks_per_face
     chosen = rng.sample(spec.blocks, rng.randint(lo, hi))
-    lock = _landscape(random_union(chosen, rng, spec.flips))
+    return _candidate(spec, index, _landscape(random_union(chosen, rng, spec.flips)))
+
+
+@lru_cache(maxsize=4)
+def _lock_model(blocks: tuple[Piece, ...], size: tuple[int, int], per_face: tuple[int, int],
+                cells: tuple[int, int], flips: bool, holes: bool) -> LockModel:
+    return LockModel(blocks, size[0], size[1], per_face, cells, flips, holes, work=DESIGN_WORK)
+
+
+def make_design(spec: Spec, index: int) -> Candidate | None:
+    """CP-SAT design number ``index`` (see ``lockmodel``) as a candidate, or None when the
+    work limit came first or the lock breaks a limit (``min_fill``)."""
+    areas = sorted(spec.areas())
+    cells = (areas[0], areas[-1])
+    model = _lock_model(spec.blocks, spec.lock_size, spec.blocks_per_face, cells, spec.flips, spec.holes)
+    designed = model.design(random.Random(f"puzzle-temple:cp-sat:{spec.seed}:{index}"), seed=index)
+    if designed is None:
+        return None
+    return _candidate(spec, spec.budget + index, _landscape(designed[0]))
+
+
+def _candidate(spec: Spec, index: int, lock: Shape) -> Candidate | None:
+    """The lock as a candidate: every allowed block set counted, proved and rated."""
+    areas = spec.areas()
     rows, cols = lock.extent()
     width, height = spec.lock_size
     if lock.size not in areas or cols > width or rows > height or lock.size < spec.min_fill * rows * cols:
@@ -349,10 +410,11 @@ def make_candidate(spec: Spec, index: int) -> Candidate | None:
     return Candidate(index, lock, tuple(options))
 
 
-def _candidates(spec: Spec, indices: range, pool: ProcessPoolExecutor | None) -> list[Candidate | None]:
+def _candidates(make: Any, spec: Spec, indices: range, pool: ProcessPoolExecutor | None,
+                chunk: int) -> list[Candidate | None]:
     if pool is None:
-        return [make_candidate(spec, i) for i in indices]
-    return list(pool.map(make_candidate, itertools.repeat(spec), indices, chunksize=4))
+        return [make(spec, i) for i in indices]
+    return list(pool.map(make, itertools.repeat(spec), indices, chunksize=chunk))
 
 
 def tier_bounds(pool: Sequence[Candidate]) -> tuple[float, float]:
@@ -523,29 +585,33 @@ def generate(spec: Spec, progress: Any = None) -> Deck:
     spec.checked()
     pool: list[Candidate] = []
     seen: set[Shape] = set()
-    tried = 0
     chosen: Chosen = []
     bounds = (0.0, 0.0)
+    tried = designed = 0
     executor = ProcessPoolExecutor(spec.workers) if spec.workers > 1 else None
+    rounds = [(make_candidate, spec.budget, BATCH, 4), (make_design, spec.design_budget, DESIGN_BATCH, 1)]
     try:
-        while tried < spec.budget:
-            indices = range(tried, min(tried + BATCH, spec.budget))
-            for made in _candidates(spec, indices, executor):
-                if made is None:
-                    continue
-                key = made.lock.canonical(flips=True)
-                if key not in seen:
-                    seen.add(key)
-                    pool.append(made)
-            tried = indices.stop
-            if progress is not None:
-                progress(tried, len(pool))
-            if len(pool) < spec.cards:
-                continue
-            bounds = tier_bounds(pool)
-            chosen = select(spec, pool, bounds)
-            if len(chosen) == spec.cards:
-                break
+        for make, budget, batch, chunk in rounds:
+            done = 0
+            while done < budget and len(chosen) < spec.cards:
+                indices = range(done, min(done + batch, budget))
+                for made in _candidates(make, spec, indices, executor, chunk):
+                    if made is None:
+                        continue
+                    key = made.lock.canonical(flips=True)
+                    if key not in seen:
+                        seen.add(key)
+                        pool.append(made)
+                done = indices.stop
+                if make is make_candidate:
+                    tried = done
+                else:
+                    designed = done
+                if progress is not None:
+                    progress(tried + designed, len(pool))
+                if len(pool) >= spec.cards:
+                    bounds = tier_bounds(pool)
+                    chosen = select(spec, pool, bounds)
     finally:
         if executor is not None:
             executor.shutdown()
@@ -555,9 +621,10 @@ def generate(spec: Spec, progress: Any = None) -> Deck:
                if len(pool) < spec.cards else
                f"the {len(pool)} usable locks could not meet the difficulty target "
                f"{target_text(spec.difficulty)} for every card")
+        effort = f"{tried} random locks" + (f" and {designed} CP-SAT designs" if spec.design_budget else "")
         raise DeckShortfall(
-            f"made {made} of {spec.cards} cards: after {tried} lock attempts (the budget), {why}; "
-            f"raise attempts, widen lock-cells or lock-size, or relax the difficulty target"
+            f"made {made} of {spec.cards} cards: after {effort} (the budget), {why}; "
+            f"raise attempts or designs, widen lock-cells or lock-size, or relax the difficulty target"
             + (" or uniqueness" if spec.unique else ""), made, spec.cards)
     return _deck(spec, chosen, bounds)
 

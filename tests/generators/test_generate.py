@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 
 import pytest
@@ -70,6 +71,7 @@ def test_unique_faces_have_one_solution_each() -> None:
     (dict(lock_size=(2, 2)), "lock-size"),
     (dict(cards=0), "cards"),
     (dict(min_fill=1.5), "min-fill"),
+    (dict(locks="magic"), "locks: expected one of auto, union, cp-sat"),
 ])
 def test_impossible_requests_fail_at_once_naming_the_parameter(change, parameter: str) -> None:
     with pytest.raises(SpecError, match=parameter):
@@ -84,9 +86,21 @@ def test_too_few_block_sets_for_six_faces() -> None:
 
 def test_a_budget_too_small_says_how_many_cards_it_made() -> None:
     with pytest.raises(DeckShortfall) as err:
-        generate(Spec(preset("ubongo12"), cards=36, attempts=30, seed=1))
+        generate(Spec(preset("ubongo12"), cards=36, attempts=30, designs=2, seed=1))
     assert err.value.wanted == 36 and err.value.made < 36
-    assert f"made {err.value.made} of 36 cards" in str(err.value)
+    assert f"made {err.value.made} of 36 cards: after 30 random locks and 2 CP-SAT designs" in str(err.value)
+
+
+def test_cp_sat_designs_fill_a_card_too_small_for_random_locks() -> None:
+    # four blocks on a 4x4 card: random unions rarely fit the box; the joint model does
+    spec = Spec(preset("ubongo12"), cards=3, blocks_per_face=(4, 4), lock_size=(4, 4), attempts=48,
+                difficulty=None, seed=2)
+    with pytest.raises(DeckShortfall):
+        generate(dataclasses.replace(spec, locks="union"))
+    deck = generate(spec)
+    assert verify_deck(deck).ok
+    assert any(c.lock.extent() == (4, 4) for c in deck.cards)
+    assert all(max(c.lock.extent()) <= 4 for c in deck.cards)
 
 
 def test_tier_counts_share_cards_by_largest_remainder() -> None:

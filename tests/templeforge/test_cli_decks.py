@@ -82,7 +82,8 @@ def test_impossible_request_is_one_line_and_writes_nothing(tmp_path: Path) -> No
 
 def test_a_budget_shortfall_writes_nothing(tmp_path: Path) -> None:
     out = tmp_path / "deck.json"
-    result = run("generate", "puzzle-temple", "--attempts", "20", "--workers", "1", "--out", str(out))
+    result = run("generate", "puzzle-temple", "--attempts", "20", "--designs", "1", "--workers", "1",
+                 "--out", str(out))
     assert result.exit_code == 3 and not out.exists() and not list(tmp_path.iterdir())
     assert "of 36 cards" in result.stderr and "nothing written" in result.stderr
 
