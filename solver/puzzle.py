@@ -259,7 +259,31 @@ def _impossibility(puzzle: Puzzle) -> str | None:
         unplaceable = [p.name for p, _ in puzzle.kinds if p.name not in placed]
         if unplaceable:
             return f"piece(s) that fit nowhere in the region: {', '.join(unplaceable)}"
+        return _checkerboard(puzzle)
     return None
+
+
+def _dark(cells: Iterable[Cell]) -> int:
+    """Dark minus light cells on a checkerboard (a cell is dark when its coordinates sum
+    to an even number)."""
+    return sum(1 if sum(c) % 2 == 0 else -1 for c in cells)
+
+
+def _checkerboard(puzzle: Puzzle) -> str | None:
+    """The colouring argument: wherever a piece lies, it covers dark minus light squares
+    of plus or minus a fixed number; if no choice of signs gives the region's own
+    difference, no tiling exists."""
+    want = _dark(puzzle.region.cells)
+    sums = {0}
+    for p in puzzle.pieces:
+        d = abs(_dark(p.shape.cells))
+        sums = {s + d for s in sums} | {s - d for s in sums}
+    if want in sums:
+        return None
+    dark = (puzzle.region.size + want) // 2
+    light = puzzle.region.size - dark
+    return (f"checkerboard colouring: the region has {dark} dark and {light} light squares, "
+            f"a difference no placement of these pieces can cover")
 
 
 @lru_cache(maxsize=256)

@@ -111,3 +111,18 @@ def test_solution_letters_and_legend() -> None:
     assert len(set(letters)) == 7 and "A = soma_A" in sol.legend()
     twins = Solution((Placement("I2", ((0, 0), (0, 1))), Placement("I2", ((1, 0), (1, 1)))))
     assert twins.picture() == "II\nii" and twins.legend() == "I = I2, i = I2"
+
+
+def test_the_mutilated_chessboard_is_refused_by_colouring() -> None:
+    # a 4x4 board without two opposite corners (both dark): 7 dominoes cannot cover it
+    region = Shape.parse("""
+        .###
+        ####
+        ####
+        ###.
+    """)
+    reason = Puzzle(region, (piece("I2"),) * 7).impossibility()
+    assert reason == ("checkerboard colouring: the region has 6 dark and 8 light squares, "
+                      "a difference no placement of these pieces can cover")
+    # one T tetromino (3 + 1) among dominoes makes up the difference: no refusal
+    assert Puzzle(region, (piece("I2"),) * 5 + (piece("T4"),)).impossibility() is None

@@ -111,13 +111,22 @@ def test_same_seed_gives_the_same_solution(engine: str) -> None:
     assert first.solution == tiling.solve(puzzle, seed=7, engine=engine).solution
 
 
-@pytest.mark.parametrize(("engine", "proof"), [("counter", "exhaustive"), ("cp-sat", "infeasible")])
-def test_search_proves_tetrominoes_cannot_fill_4x5(engine: str, proof: str) -> None:
+def test_the_checkerboard_proves_tetrominoes_cannot_fill_4x5() -> None:
     # The classic parity argument: the T tetromino covers 3 + 1 squares of a chessboard.
-    result = tiling.solve(Puzzle(box(4, 5), preset("tetrominoes")), engine=engine)
+    result = tiling.solve(Puzzle(box(4, 5), preset("tetrominoes")))
+    assert result.status is Status.UNSOLVABLE and result.stats.engine == "precheck"
+    assert result.reason.startswith("checkerboard colouring: the region has 10 dark and 10 light squares")
+
+
+@pytest.mark.parametrize(("engine", "proof"), [("counter", "exhaustive"), ("cp-sat", "infeasible")])
+def test_search_proves_what_the_prechecks_cannot(engine: str, proof: str) -> None:
+    # I4, O4, L4 and S4 in a 4x4 box: the area and the colouring fit, yet no tiling exists
+    puzzle = Puzzle(box(4, 4), tuple(piece(n) for n in ("I4", "O4", "L4", "S4")))
+    assert puzzle.impossibility() is None
+    result = tiling.solve(puzzle, engine=engine)
     assert result.status is Status.UNSOLVABLE
     assert result.stats.engine == engine and proof in result.reason
-    counted = tiling.count(Puzzle(box(4, 5), preset("tetrominoes")), engine=engine)
+    counted = tiling.count(puzzle, engine=engine)
     assert (counted.status, counted.count, counted.exhaustive) == (Status.UNSOLVABLE, 0, True)
 
 
