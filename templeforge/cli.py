@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 import click
 
 from generators.puzzle_temple import generate as generate_module
+from generators.puzzle_temple import tiers
 from generators.puzzle_temple import verify as verify_module
 from generators.puzzle_temple.deck import read_deck, write_deck
 from solver import jsontext, tiling
@@ -349,7 +350,7 @@ def puzzle_temple(ctx: click.Context, profile: str | None, **options: Any) -> No
     per_face = profiles.parse_range(values["blocks_per_face"], labels["blocks_per_face"])
     cells = values["lock_cells"]
     lock_cells = profiles.parse_range(cells, labels["lock_cells"]) if cells is not None else None
-    target = generate_module.parse_target(values["difficulty"])
+    target = tiers.parse_target(values["difficulty"])
     workers = values["workers"] if values["workers"] is not None else min(2, os.cpu_count() or 1)
     spec = generate_module.Spec(
         blocks=tuple(blocks), block_set=block_set, cards=values["cards"], blocks_per_face=per_face,
@@ -397,10 +398,10 @@ def _deck_figures(deck: Any, check: Any) -> str:
                  else f"block usage (faces): {usage}; some block is never used")
     bounds = deck.parameters.get("tier_bounds")
     if bounds:
-        tiers = Counter(generate_module.tier_of(c.difficulty, tuple(bounds)).value for c in deck.cards
+        spread = Counter(tiers.tier_of(c.difficulty, tuple(bounds)).value for c in deck.cards
                         if c.difficulty is not None)
-        lines.append(f"card tiers by mean face difficulty: easy {tiers['easy']}, medium {tiers['medium']}, "
-                     f"hard {tiers['hard']} (easy below {bounds[0]} bits, hard from {bounds[1]})")
+        lines.append(f"card tiers by mean face difficulty: easy {spread['easy']}, medium {spread['medium']}, "
+                     f"hard {spread['hard']} (easy below {bounds[0]} bits, hard from {bounds[1]})")
     values = [f.difficulty for f in check.faces if f.difficulty is not None]
     if values:
         lines.append("face difficulty (bits, see README):")

@@ -12,8 +12,9 @@ counted exhaustively and its difficulty is rated again, and both must match what
 stores. The rules of a lock card: the lock is connected (and hole-free unless the deck's
 ``parameters.holes`` allows holes); the card has six faces, one per die number 1-6, with
 pairwise different block sets; every face can be solved (exactly one way when
-``parameters.unique`` is set). The deck rule: no two locks are the same up to rotation and
-reflection. A hand-written deck without stored solutions gets the same checks; the found
+``parameters.unique`` is set). The deck rules: no two locks are the same up to rotation and
+reflection, and the cards spread over the difficulty tiers as ``parameters.difficulty``
+asks (when the deck records its ``tier_bounds``). A hand-written deck without stored solutions gets the same checks; the found
 solution is kept so it can be shown.
 """
 
@@ -22,6 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from generators.puzzle_temple import tiers
 from generators.puzzle_temple.deck import DICE, Card, Deck, Face
 from solver import tiling
 from solver.puzzle import Solution
@@ -173,6 +175,29 @@ def deck_problems(deck: Deck) -> list[str]:
     return out
 
 
+def tier_problems(deck: Deck) -> list[str]:
+    """The difficulty spread the deck asked for (``parameters.difficulty`` against
+    ``parameters.tier_bounds``), checked on the cards' stored mean difficulties."""
+    wanted, bounds = deck.parameters.get("difficulty"), deck.parameters.get("tier_bounds")
+    if not isinstance(wanted, str) or not (isinstance(bounds, list) and len(bounds) == 2):
+        return []
+    try:
+        target = tiers.parse_target(wanted)
+    except tiers.SpecError as err:
+        return [f"parameters.{err}"]
+    if target is None:
+        return []
+    means = [c.difficulty for c in deck.cards]
+    if any(m is None for m in means):
+        return []
+    have = Counter(tiers.tier_of(m, (bounds[0], bounds[1])) for m in means)  # type: ignore[arg-type]
+    want = tiers.tier_counts(len(deck.cards), target)
+    if all(have.get(t, 0) == want.get(t, 0) for t in tiers.Tier):
+        return []
+    show = lambda counts: ", ".join(f"{t.value} {counts.get(t, 0)}" for t in tiers.Tier)  # noqa: E731
+    return [f"the deck asks for difficulty {wanted} ({show(want)}) but its cards are {show(have)}"]
+
+
 def verify_deck(deck: Deck, *, time_limit: float | None = None) -> DeckCheck:
     """Re-prove every face of ``deck`` and check the card and deck rules.
 
@@ -181,7 +206,7 @@ def verify_deck(deck: Deck, *, time_limit: float | None = None) -> DeckCheck:
         time_limit: seconds per face before its answer is ``unknown`` (never unsolvable).
     """
     faces = []
-    rules = deck_problems(deck)
+    rules = deck_problems(deck) + tier_problems(deck)
     usage: Counter[str] = Counter({b.name: 0 for b in deck.blocks})
     for card in deck.cards:
         rules.extend(card_problems(deck, card))

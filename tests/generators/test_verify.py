@@ -80,3 +80,13 @@ def test_unique_decks_refuse_faces_with_two_solutions(small_deck) -> None:
     many = next(f for c in small_deck.cards for f in c.faces if f.solutions and f.solutions > 1)
     deck = dataclasses.replace(small_deck, parameters={**small_deck.parameters, "unique": True})
     assert any(f"has {many.solutions}" in p and "unique" in p for p in verify_deck(deck).problems)
+
+
+def test_a_deck_off_its_difficulty_target_is_caught(small_deck) -> None:
+    bounds = small_deck.parameters["tier_bounds"]
+    assert not [p for p in verify_deck(small_deck).problems if "asks for difficulty" in p]
+    skewed = dataclasses.replace(small_deck, parameters={**small_deck.parameters, "difficulty": "hard",
+                                                         "tier_bounds": bounds})
+    problems = verify_deck(skewed).problems
+    assert any(p.startswith("the deck asks for difficulty hard (easy 0, medium 0, hard 4) but its cards are")
+               for p in problems)
