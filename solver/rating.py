@@ -34,7 +34,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from solver.errors import TempleforgeError
 from solver.puzzle import Puzzle
+
+
+class RatingLimit(TempleforgeError):
+    """The rating search met more states than it was allowed (the puzzle is too big to rate
+    exactly within the limit)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,9 +80,14 @@ class _Subtree:
     success: float  # chance that random choices reach a tiling without backtracking
 
 
-def rate(puzzle: Puzzle) -> Rating:
+def rate(puzzle: Puzzle, *, max_states: int | None = None) -> Rating:
     """Rate ``puzzle`` (see the module docstring). Mode ``all`` and ``subset`` both work:
-    a piece may be used as often as it has copies."""
+    a piece may be used as often as it has copies.
+
+    Raises:
+        RatingLimit: more than ``max_states`` search states were needed (Ubongo-size locks
+            need tens to a few thousand; a 6x10 pentomino box needs millions).
+    """
     order = sorted(puzzle.region.cells)  # reading order: row, then column (then layer)
     bit = {c: i for i, c in enumerate(order)}
     kind_of = {p.name: k for k, (p, _) in enumerate(puzzle.kinds)}
@@ -117,6 +128,8 @@ def rate(puzzle: Puzzle) -> Rating:
         key = (occupied, left)
         if key in memo:
             return memo[key]
+        if max_states is not None and len(memo) >= max_states:
+            raise RatingLimit(f"rating needs more than {max_states} search states")
         choices, looked = options(occupied, left)
         children = [explore(occupied | m, after(left, k)) for m, k in choices]
         good = [c for c in children if c.tilings]

@@ -27,7 +27,10 @@ from generators.puzzle_temple import tiers
 from generators.puzzle_temple.deck import DICE, Card, Deck, Face
 from solver import tiling
 from solver.puzzle import Solution
-from solver.rating import rate
+from solver.rating import RatingLimit, rate
+
+#: Search states the verifier lets one rating take (Ubongo-size faces need a few thousand).
+MAX_RATING_STATES = 200_000
 from solver.verify import verify_tiling
 
 
@@ -123,8 +126,13 @@ def check_face(deck: Deck, card: Card, face: Face, *, time_limit: float | None =
         problems.append(f"the deck asks for unique solutions but this face has {count}")
     difficulty = None
     if result.status is tiling.Status.SOLVED and result.exhaustive:
-        difficulty = rate(puzzle).bits
-        if face.difficulty is not None and abs(face.difficulty - difficulty) > 0.005:
+        try:
+            difficulty = rate(puzzle, max_states=MAX_RATING_STATES).bits
+        except RatingLimit:
+            if face.difficulty is not None:
+                problems.append(f"stores difficulty {face.difficulty}, but the face is too big to rate "
+                                f"(over {MAX_RATING_STATES} search states)")
+        if difficulty is not None and face.difficulty is not None and abs(face.difficulty - difficulty) > 0.005:
             problems.append(f"stores difficulty {face.difficulty} but rates {difficulty}")
     return FaceCheck(card.id, face.die, face.blocks, result.status, count, result.exhaustive,
                      difficulty, shown, result.reason if result.status is not tiling.Status.SOLVED else None,

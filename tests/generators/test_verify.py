@@ -90,3 +90,17 @@ def test_a_deck_off_its_difficulty_target_is_caught(small_deck) -> None:
     problems = verify_deck(skewed).problems
     assert any(p.startswith("the deck asks for difficulty hard (easy 0, medium 0, hard 4) but its cards are")
                for p in problems)
+
+
+def test_a_face_too_big_to_rate_is_counted_but_not_rated(monkeypatch, small_deck) -> None:
+    from generators.puzzle_temple import verify
+    monkeypatch.setattr(verify, "MAX_RATING_STATES", 1)
+    hand = deck_from_json({
+        "format": "templeforge.deck/1", "game": "puzzle-temple",
+        "cards": [{"id": 1, "lock": [".###.", "#####", "####.", ".###."],
+                   "faces": [{"die": 1, "blocks": ["I3", "L3", "T4", "P"]}]}],
+    })
+    face = verify_deck(hand).faces[0]
+    assert face.count == 6 and face.difficulty is None and not face.problems
+    stored = verify_deck(small_deck).problems
+    assert any("too big to rate (over 1 search states)" in p for p in stored)

@@ -123,3 +123,10 @@ def test_real_locks_need_luck() -> None:
         chosen = rng.sample(blocks, 4)
         rated.append(rate(Puzzle(random_union(chosen, rng), tuple(chosen))))
     assert min(r.success for r in rated) < 1 and all(r.difficulty >= 0 for r in rated)
+
+
+def test_a_state_limit_stops_a_rating_that_would_take_too_long() -> None:
+    from solver.rating import RatingLimit
+    box = Shape.parse("\n".join(["#" * 10] * 6))
+    with pytest.raises(RatingLimit, match="more than 1000 search states"):
+        rate(Puzzle(box, preset("pentominoes")), max_states=1000)
