@@ -86,7 +86,7 @@ def rate(puzzle: Puzzle, *, max_states: int | None = None) -> Rating:
 
     Raises:
         RatingLimit: more than ``max_states`` search states were needed (Ubongo-size locks
-            need tens to a few thousand; a 6x10 pentomino box needs millions).
+            need tens to hundreds; a 6x10 pentomino box needs millions).
     """
     order = sorted(puzzle.region.cells)  # reading order: row, then column (then layer)
     bit = {c: i for i, c in enumerate(order)}

@@ -29,8 +29,8 @@ from solver import tiling
 from solver.puzzle import Solution
 from solver.rating import RatingLimit, rate
 
-#: Search states the verifier lets one rating take (Ubongo-size faces need a few thousand).
-MAX_RATING_STATES = 200_000
+#: Search states the verifier lets one rating take (Ubongo-size faces need tens to hundreds).
+MAX_RATING_STATES = 20_000
 from solver.verify import verify_tiling
 
 
