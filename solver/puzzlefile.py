@@ -134,14 +134,8 @@ def parse_puzzle(text: str, source: str = "<puzzle>") -> Puzzle:
         PuzzleFileError: invalid TOML, unknown keys, wrong types, a malformed picture, an
             unknown piece, an empty region, ...; every problem found, in one message.
     """
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise PuzzleFileError(f"{source}: not valid TOML: {err}") from None
-    problems: list[str] = []
-    unknown = sorted(set(data) - set(KEYS))
-    if unknown:
-        problems.append(f"unknown key(s) {', '.join(unknown)} (expected {', '.join(KEYS)})")
+    data = _toml(text, source)
+    problems = _unknown_keys(data, KEYS)
     if "title" in data and not isinstance(data["title"], str):
         problems.append(f"field 'title': expected a string, got {_kind(data['title'])}")
     region = None
@@ -159,11 +153,7 @@ def parse_puzzle(text: str, source: str = "<puzzle>") -> Puzzle:
     mode = data.get("mode", "all")
     if mode not in [m.value for m in Mode]:
         problems.append(f"field 'mode': expected \"all\" or \"subset\", got {mode!r}")
-    if "pieces" not in data:
-        problems.append("field 'pieces' is missing: expected a list of piece names, presets and tables")
-        pieces: list[Piece] = []
-    else:
-        pieces = _pieces(data["pieces"], text, problems)
+    pieces = _required_pieces(data, text, problems)
     if region is not None and region.dim == 2:
         flat = [p.name for p in pieces if p.shape.dim == 3]
         if flat:
@@ -183,11 +173,33 @@ def load_puzzle(path: str | Path) -> Puzzle:
         PuzzleFileError: the file cannot be read or is not a valid puzzle.
     """
     path = Path(path)
+    return parse_puzzle(_read(path), str(path))
+
+
+def _read(path: Path) -> str:
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise PuzzleFileError(f"{path}: cannot read the file: {err}") from None
-    return parse_puzzle(text, str(path))
+
+
+def _toml(text: str, source: str) -> dict[str, object]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise PuzzleFileError(f"{source}: not valid TOML: {err}") from None
+
+
+def _unknown_keys(data: dict[str, object], keys: tuple[str, ...]) -> list[str]:
+    unknown = sorted(set(data) - set(keys))
+    return [f"unknown key(s) {', '.join(unknown)} (expected {', '.join(keys)})"] if unknown else []
+
+
+def _required_pieces(data: dict[str, object], text: str, problems: list[str]) -> list[Piece]:
+    if "pieces" not in data:
+        problems.append("field 'pieces' is missing: expected a list of piece names, presets and tables")
+        return []
+    return _pieces(data["pieces"], text, problems)
 
 
 BLOCK_KEYS = ("title", "pieces")
@@ -202,22 +214,13 @@ def load_blocks(path: str | Path) -> tuple[Piece, ...]:
             each naming the field).
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-        data = tomllib.loads(text)
-    except (OSError, UnicodeDecodeError) as err:
-        raise PuzzleFileError(f"{path}: cannot read the file: {err}") from None
-    except tomllib.TOMLDecodeError as err:
-        raise PuzzleFileError(f"{path}: not valid TOML: {err}") from None
-    problems: list[str] = []
-    unknown = sorted(set(data) - set(BLOCK_KEYS))
-    if unknown:
-        problems.append(f"unknown key(s) {', '.join(unknown)} (expected {', '.join(BLOCK_KEYS)})")
-    if "pieces" not in data:
-        problems.append("field 'pieces' is missing: expected a list of piece names, presets and tables")
-        pieces: list[Piece] = []
-    else:
-        pieces = _pieces(data["pieces"], text, problems)
+    text = _read(path)
+    data = _toml(text, str(path))
+    problems = _unknown_keys(data, BLOCK_KEYS)
+    pieces = _required_pieces(data, text, problems)
+    title = data.get("title")
+    if title is not None and not isinstance(title, str):
+        problems.append(f"field 'title': expected a string, got {_kind(title)}")
     flat = sorted({p.name for p in pieces if p.shape.dim == 3})
     if flat:
         problems.append(f"field 'pieces': 3D piece(s) {', '.join(flat)}: blocks must be flat")

@@ -214,21 +214,9 @@ class Spec:
 
     def areas(self) -> dict[int, list[tuple[Piece, ...]]]:
         """Lock area -> the block sets of an allowed size covering exactly that area, for the
-        areas that have at least six sets and fit the lock limits."""
-        lo, hi = self.blocks_per_face
-        width, height = self.lock_size
-        by_area: dict[int, list[tuple[Piece, ...]]] = {}
-        for k in range(lo, hi + 1):
-            for subset in itertools.combinations(self.blocks, k):
-                by_area.setdefault(sum(b.size for b in subset), []).append(subset)
-        out = {}
-        for area in sorted(by_area):
-            if len(by_area[area]) < FACES or area > width * height:
-                continue
-            if self.lock_cells is not None and not self.lock_cells[0] <= area <= self.lock_cells[1]:
-                continue
-            out[area] = by_area[area]
-        return out
+        areas that have at least six sets and fit the lock limits (computed once per request:
+        every candidate asks)."""
+        return _areas(self.blocks, self.blocks_per_face, self.lock_size, self.lock_cells)
 
     def parameters(self) -> dict[str, Any]:
         """The request as recorded in the deck file."""
@@ -247,6 +235,25 @@ class Spec:
             "locks": self.locks,
             "designs": self.design_budget,
         }
+
+
+@lru_cache(maxsize=8)
+def _areas(blocks: tuple[Piece, ...], per_face: tuple[int, int], size: tuple[int, int],
+           cells: tuple[int, int] | None) -> dict[int, list[tuple[Piece, ...]]]:
+    lo, hi = per_face
+    width, height = size
+    by_area: dict[int, list[tuple[Piece, ...]]] = {}
+    for k in range(lo, hi + 1):
+        for subset in itertools.combinations(blocks, k):
+            by_area.setdefault(sum(b.size for b in subset), []).append(subset)
+    out = {}
+    for area in sorted(by_area):
+        if len(by_area[area]) < FACES or area > width * height:
+            continue
+        if cells is not None and not cells[0] <= area <= cells[1]:
+            continue
+        out[area] = by_area[area]
+    return out
 
 
 def _fits_box(shape: Shape, width: int, height: int) -> bool:

@@ -96,3 +96,17 @@ def test_invalid_toml_and_unreadable_files(tmp_path: Path) -> None:
     assert "not valid TOML" in error('region = "##\npieces = ["I2"]')
     with pytest.raises(PuzzleFileError, match="cannot read the file"):
         load_puzzle(tmp_path / "missing.toml")
+
+
+def test_block_set_files(tmp_path) -> None:
+    from solver.puzzlefile import PuzzleFileError, load_blocks
+    good = tmp_path / "blocks.toml"
+    good.write_text('title = "mine"\npieces = ["I3", { name = "Q", shape = "##\\n#." }]\n')
+    assert [p.name for p in load_blocks(good)] == ["I3", "Q"]
+    bad = tmp_path / "bad.toml"
+    bad.write_text('colour = 1\ntitle = 2\n')
+    with pytest.raises(PuzzleFileError) as err:
+        load_blocks(bad)
+    message = str(err.value)
+    assert message.startswith(f"{bad}: unknown key(s) colour")
+    assert "field 'pieces' is missing" in message and "field 'title': expected a string" in message
