@@ -20,7 +20,7 @@ symmetries on placements, which is how solutions are counted up to symmetry.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
@@ -148,48 +148,64 @@ class Solution:
     def pieces_used(self) -> tuple[str, ...]:
         return tuple(p.piece for p in self.placements)
 
-    def letters(self) -> list[tuple[str, Placement]]:
-        """One character per placement, in placement order.
-
-        Where every piece name is a single distinct character the names themselves are used.
-        Otherwise each placement takes the first capital of its name (``soma_A`` -> ``A``,
-        ``L4`` -> ``L``), then its lower case, then the first free letter; ``legend()`` says
-        which is which.
-        """
+    def letters(self, key: Mapping[str, str] | None = None) -> list[tuple[str, Placement]]:
+        """One character per placement, in placement order: ``key[piece]`` when a key is
+        given (one letter per piece name, the same on every drawing of a deck), else
+        ``letters_for`` the placements' names, a copy of a piece getting a letter of its own."""
+        if key is not None:
+            return [(key[p.piece], p) for p in self.placements]
         names = [p.piece for p in self.placements]
         if all(len(n) == 1 for n in names) and len(set(names)) == len(names):
             return [(n, p) for n, p in zip(names, self.placements)]
-        alphabet = ascii_letters[26:] + ascii_letters[:26] + digits
-        if len(self.placements) > len(alphabet):
-            raise ShapeError(f"cannot draw {len(self.placements)} placements with one letter each")
-        taken: set[str] = set()
-        out = []
-        for p in self.placements:
-            capitals = [ch for ch in p.piece if ch.isupper()] or [ch for ch in p.piece if ch.isalnum()]
-            wishes = [capitals[0].upper(), capitals[0].lower()] if capitals else []
-            letter = next(ch for ch in [*wishes, *alphabet] if ch not in taken and ch in alphabet)
-            taken.add(letter)
-            out.append((letter, p))
-        return out
+        return list(zip(_letters(names), self.placements))
 
-    def picture(self, region: Shape | None = None) -> str:
-        """The tiling drawn with one letter per placement; region cells left uncovered are
-        drawn as ``#`` (there are none in a valid tiling)."""
+    def picture(self, region: Shape | None = None, key: Mapping[str, str] | None = None) -> str:
+        """The tiling drawn with one letter per placement (see ``letters``); region cells
+        left uncovered are drawn as ``#`` (there are none in a valid tiling)."""
         labels: dict[Cell, str] = {c: "#" for c in region.cells} if region is not None else {}
-        for letter, placement in self.letters():
+        for letter, placement in self.letters(key):
             for c in placement.cells:
                 labels[c] = letter
         return format_cells(labels)
 
-    def legend(self) -> str:
+    def legend(self, key: Mapping[str, str] | None = None) -> str:
         """``A = I2, B = L3, ...``; empty when the picture uses the pieces' own names."""
-        pairs = self.letters()
+        pairs = self.letters(key)
         if all(letter == p.piece for letter, p in pairs):
             return ""
         return ", ".join(f"{letter} = {p.piece}" for letter, p in pairs)
 
     def as_json(self) -> list[dict[str, object]]:
         return [p.as_json() for p in self.placements]
+
+
+def letters_for(names: Sequence[str]) -> dict[str, str]:
+    """One letter per distinct name, in order: the name itself where every name is one
+    distinct character; otherwise the first capital of the name (``soma_A`` -> ``A``,
+    ``L4`` -> ``L``), then its lower case, then the first free letter.
+
+    Raises:
+        ShapeError: more names than letters and digits.
+    """
+    distinct = list(dict.fromkeys(names))
+    if all(len(n) == 1 for n in distinct):
+        return {n: n for n in distinct}
+    return dict(zip(distinct, _letters(distinct)))
+
+
+def _letters(names: Sequence[str]) -> list[str]:
+    alphabet = ascii_letters[26:] + ascii_letters[:26] + digits
+    if len(names) > len(alphabet):
+        raise ShapeError(f"cannot draw {len(names)} placements with one letter each")
+    taken: set[str] = set()
+    out = []
+    for name in names:
+        capitals = [ch for ch in name if ch.isupper()] or [ch for ch in name if ch.isalnum()]
+        wishes = [capitals[0].upper(), capitals[0].lower()] if capitals else []
+        letter = next(ch for ch in [*wishes, *alphabet] if ch not in taken and ch in alphabet)
+        taken.add(letter)
+        out.append(letter)
+    return out
 
 
 # -- shared computations (cached per puzzle) ----------------------------------------------

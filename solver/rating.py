@@ -35,7 +35,7 @@ import math
 from dataclasses import dataclass
 
 from solver.errors import TempleforgeError
-from solver.puzzle import Puzzle
+from solver.puzzle import Mode, Puzzle
 
 
 class RatingLimit(TempleforgeError):
@@ -81,13 +81,16 @@ class _Subtree:
 
 
 def rate(puzzle: Puzzle, *, max_states: int | None = None) -> Rating:
-    """Rate ``puzzle`` (see the module docstring). Mode ``all`` and ``subset`` both work:
-    a piece may be used as often as it has copies.
+    """Rate ``puzzle`` (see the module docstring), counting what ``tiling.count`` counts: in
+    mode ``subset`` a piece may be used up to its number of copies; in mode ``all`` every copy
+    must be used, so pieces whose area differs from the region's give no tiling.
 
     Raises:
         RatingLimit: more than ``max_states`` search states were needed (Ubongo-size locks
             need tens to hundreds; a 6x10 pentomino box needs millions).
     """
+    if puzzle.mode is Mode.ALL and puzzle.piece_area != puzzle.region.size:
+        return Rating(math.inf, 0.0, 0.0, 0, 1, 0)  # no tiling can use every piece exactly
     order = sorted(puzzle.region.cells)  # reading order: row, then column (then layer)
     bit = {c: i for i, c in enumerate(order)}
     kind_of = {p.name: k for k, (p, _) in enumerate(puzzle.kinds)}

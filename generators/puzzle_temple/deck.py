@@ -18,32 +18,28 @@ face's ``die`` and ``blocks``; without ``blocks`` the faces name the library's p
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
-
-from generators.files import write_atomic
+from generators.common import deckfile
+from generators.common.deckfile import FORMAT, DeckError
+from generators.common.files import write_atomic
+from generators.common.grading import mean
 from solver import jsontext
-from solver.errors import ParseError, ShapeError, TempleforgeError, UnknownPieceError
+from solver.errors import ParseError, ShapeError, UnknownPieceError
 from solver.pieces import Piece, piece
-from solver.puzzle import Placement, Puzzle, Solution
+from solver.puzzle import Placement, Puzzle, Solution, letters_for
 from solver.shapes import Cell, Shape
 
-FORMAT = "templeforge.deck/1"
 GAME = "puzzle-temple"
 DICE = (1, 2, 3, 4, 5, 6)
 
+__all__ = ["FORMAT", "GAME", "DICE", "DeckError", "Face", "Card", "Deck", "deck_from_json", "read_deck",
+           "write_deck", "schema", "picture_rows"]
 
-class DeckError(TempleforgeError, ValueError):
-    """A deck file could not be read: the message names the file and the field."""
-
-
+CardId = int | str
 @dataclass(frozen=True, slots=True)
 class Face:
     """One die number's task on a card.
@@ -54,6 +50,10 @@ class Face:
         solution: a stored tiling of the lock with exactly these blocks, or None.
         solutions: the number of tilings, or None when not stored.
         difficulty: the rating in bits (``solver.rating``), or None when not stored.
+
+    Raises:
+        ValueError: the stored solution places a block the face does not list (it would be
+            dropped from the file without a word).
     """
 
     die: int
@@ -61,6 +61,13 @@ class Face:
     solution: Solution | None = None
     solutions: int | None = None
     difficulty: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.solution is not None:
+            extra = sorted({p.piece for p in self.solution.placements} - set(self.blocks))
+            if extra:
+                raise ValueError(f"face {self.die}: the solution places {', '.join(extra)}, which the "
+                                 f"face does not list ({', '.join(self.blocks)})")
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"die": self.die, "blocks": list(self.blocks)}
@@ -76,10 +83,10 @@ class Face:
 
 @dataclass(frozen=True, slots=True)
 class Card:
-    """A lock card: ``lock`` (its cells, the top-left of its bounding box at (0, 0)) and
-    its faces in die order."""
+    """A lock card: ``id`` (a number or a label such as ``A1``), ``lock`` (its cells, the
+    top-left of its bounding box at (0, 0)) and its faces in die order."""
 
-    id: int
+    id: CardId
     lock: Shape
     faces: tuple[Face, ...]
 
@@ -91,11 +98,11 @@ class Card:
 
     @property
     def difficulty(self) -> float | None:
-        """The mean difficulty of the faces, when every face has one."""
+        """The mean difficulty of the faces (``grading.mean``), when every face has one."""
         values = [f.difficulty for f in self.faces]
         if not values or any(v is None for v in values):
             return None
-        return sum(values) / len(values)  # type: ignore[arg-type]
+        return mean(values)  # type: ignore[arg-type]
 
     def as_json(self) -> dict[str, Any]:
         return {"id": self.id, "lock": picture_rows(self.lock), "faces": [f.as_json() for f in self.faces]}
@@ -140,9 +147,14 @@ class Deck:
                 return b
         raise LookupError(name)
 
-    def card(self, card_id: int) -> Card:
+    def card(self, card_id: CardId) -> Card:
+        """The card whose id is ``card_id`` (``"7"`` finds card 7).
+
+        Raises:
+            DeckError: no such card.
+        """
         for c in self.cards:
-            if c.id == card_id:
+            if c.id == card_id or str(c.id) == str(card_id):
                 return c
         ids = ", ".join(str(c.id) for c in self.cards[:3]) + (" ..." if len(self.cards) > 3 else "")
         raise DeckError(f"no card {card_id} in the deck (cards are {ids})")
@@ -151,14 +163,13 @@ class Deck:
         """The tiling puzzle a face sets: cover the card's lock with exactly its blocks."""
         return Puzzle(card.lock, tuple(self.block(n) for n in face.blocks), flips=self.flips)
 
+    def letters(self) -> dict[str, str]:
+        """One letter per block for the whole deck, so every drawing and the printed answer
+        key read alike (``L = L4`` on every face)."""
+        return letters_for([b.name for b in self.blocks])
+
     def as_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"format": FORMAT, "game": GAME}
-        if self.seed is not None:
-            out["seed"] = self.seed
-        if self.parameters:
-            out["parameters"] = dict(self.parameters)
-        if self.versions:
-            out["versions"] = dict(self.versions)
+        out = deckfile.envelope(GAME, self.seed, dict(self.parameters), dict(self.versions))
         if self.blocks_listed:
             out["blocks"] = {b.name: picture_rows(b.shape) for b in self.blocks}
         out["cards"] = [c.as_json() for c in self.cards]
@@ -166,7 +177,7 @@ class Deck:
 
     def dumps(self) -> str:
         """The deck file's text: stable, so the same deck always gives the same bytes."""
-        return jsontext.dumps(self.as_json()) + "\n"
+        return deckfile.dumps(self.as_json())
 
 
 def picture_rows(shape: Shape) -> jsontext.Lines:
@@ -177,34 +188,9 @@ def picture_rows(shape: Shape) -> jsontext.Lines:
 # -- reading --------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=1)
 def schema() -> dict[str, Any]:
-    """The JSON Schema of ``templeforge.deck/1``."""
-    text = resources.files("generators.puzzle_temple").joinpath("deck.schema.json").read_text("utf-8")
-    return json.loads(text)
-
-
-def _path(parts: Sequence[object]) -> str:
-    out = ""
-    for p in parts:
-        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
-    return out or "the top level"
-
-
-def _schema_problems(data: Any) -> list[str]:
-    validator = Draft202012Validator(schema())
-    problems = []
-    for err in sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
-        where = _path(list(err.absolute_path))
-        message = err.message
-        if err.validator == "oneOf" and "picture" in str(err.schema.get("description", "")):
-            message = "expected an ASCII picture of '#' and '.' (a string, or a list of rows)"
-        elif err.validator == "const":
-            message = f"expected {json.dumps(err.validator_value)}, got {json.dumps(err.instance)}"
-        elif err.validator == "additionalProperties":
-            message = message.replace("Additional properties are not allowed", "unknown key(s)")
-        problems.append(f"{where}: {message}")
-    return problems
+    """The JSON Schema of a Puzzle Temple deck (``deck.schema.json`` beside this module)."""
+    return deckfile.load_schema("generators.puzzle_temple")
 
 
 def _picture(value: str | list[str], where: str, problems: list[str]) -> Shape | None:
@@ -212,8 +198,15 @@ def _picture(value: str | list[str], where: str, problems: list[str]) -> Shape |
     try:
         return Shape.parse(text, dim=2)
     except ParseError as err:
-        problems.append(f"{where}: {err}")
+        at = ""
+        if err.line is not None:
+            at = f"row {err.line}" + (f", column {err.column}" if err.column is not None else "") + ": "
+        problems.append(f"{where}: {at}{err.message}")
         return None
+
+
+def _strict_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def deck_from_json(data: Any, source: str = "<deck>") -> Deck:
@@ -221,12 +214,12 @@ def deck_from_json(data: Any, source: str = "<deck>") -> Deck:
 
     Raises:
         DeckError: the data does not follow the format; every problem is listed, each
-            naming its field (``cards[2].faces[0].die``).
+            naming its field (``cards[2].faces[0].die``), a bad picture character its row
+            and column, an unknown block name once.
     """
-    problems = _schema_problems(data)
+    problems = deckfile.schema_problems(data, schema())
     if problems:
-        shown = "; ".join(problems[:6]) + (f"; and {len(problems) - 6} more" if len(problems) > 6 else "")
-        raise DeckError(f"{source}: not a {FORMAT} deck: {shown}")
+        raise DeckError(f"{source}: not a {FORMAT} deck: {deckfile.summarise(problems)}")
 
     blocks: dict[str, Piece] = {}
     for name, picture in data.get("blocks", {}).items():
@@ -237,8 +230,18 @@ def deck_from_json(data: Any, source: str = "<deck>") -> Deck:
             except ShapeError as err:
                 problems.append(f"blocks.{name}: {err}")
     listed = "blocks" in data
+    unknown: dict[str, str] = {}  # name -> where it first appears
+    first_id: dict[str, int] = {}
     cards = []
     for i, raw in enumerate(data["cards"]):
+        card_id = raw["id"]
+        key = str(card_id)
+        if key in first_id:
+            j = first_id[key]
+            problems.append(f"cards[{i}].id: {card_id!r} is also the id of cards[{j}] "
+                            f"(ids must be unique)")
+        else:
+            first_id[key] = i
         lock = _picture(raw["lock"], f"cards[{i}].lock", problems)
         if lock is None:
             continue
@@ -248,27 +251,37 @@ def deck_from_json(data: Any, source: str = "<deck>") -> Deck:
             where = f"cards[{i}].faces[{j}]"
             names = tuple(face["blocks"])
             for k, name in enumerate(names):
-                if name in blocks:
+                if name in blocks or name in unknown:
                     continue
                 if listed:
                     problems.append(f"{where}.blocks[{k}]: {name!r} is not one of the deck's blocks")
+                    unknown[name] = where
                     continue
                 try:
-                    blocks[name] = piece(name)
+                    blocks[name] = Piece(name, piece(name).shape)
                 except UnknownPieceError:
-                    problems.append(f"{where}.blocks[{k}]: unknown block {name!r} (list the deck's "
-                                    f"own pictures under 'blocks', or see `templeforge shapes`)")
+                    unknown[name] = f"{where}.blocks[{k}]"
             solution = None
             if "solution" in face:
+                extra = [n for n in face["solution"] if n not in names]
+                if extra:
+                    problems.append(f"{where}.solution: places {', '.join(map(repr, extra))}, which the "
+                                    f"face's blocks do not list")
+                    continue
                 moved = [Placement(name, tuple(_moved(c, offset) for c in cells))
                          for name, cells in face["solution"].items()]
                 solution = Solution(tuple(moved))
             faces.append(Face(face["die"], names, solution, face.get("solutions"), face.get("difficulty")))
-        cards.append(Card(raw["id"], lock.normalized(), tuple(faces)))
+        cards.append(Card(card_id, lock.normalized(), tuple(faces)))
+    if unknown and not listed:
+        names = list(unknown.items())
+        problems.extend(f"{where}: unknown block {name!r}" for name, where in names[:12])
+        more = f" (and {len(names) - 12} more unknown names)" if len(names) > 12 else ""
+        problems.append(f"each unknown name is given once{more}: list the deck's own pictures under "
+                        f"'blocks', or name library pieces (`templeforge shapes` lists them)")
     if problems:
-        raise DeckError(f"{source}: " + "; ".join(problems))
-    order = [b for b in blocks.values()]
-    return Deck(tuple(cards), tuple(order), data.get("seed"), data.get("parameters", {}),
+        raise DeckError(f"{source}: " + deckfile.summarise(problems, 14))
+    return Deck(tuple(cards), tuple(blocks.values()), data.get("seed"), data.get("parameters", {}),
                 data.get("versions", {}), listed)
 
 
@@ -277,21 +290,14 @@ def _moved(cell: Sequence[int], offset: Cell) -> Cell:
 
 
 def read_deck(path: str | Path) -> Deck:
-    """Read and validate a deck file.
+    """Read and validate a Puzzle Temple deck file.
 
     Raises:
         DeckError: the file cannot be read, is not JSON (the message gives line and
-            column) or does not follow the format.
+            column), is another game's deck or does not follow the format.
     """
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise DeckError(f"{path}: cannot read the file: {err}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise DeckError(f"{path}: line {err.lineno}, column {err.colno}: not valid JSON: {err.msg}") from None
+    data = deckfile.read_json(path)
+    deckfile.game_of(data, str(path), (GAME,))
     return deck_from_json(data, str(path))
 
 

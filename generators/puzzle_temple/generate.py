@@ -35,31 +35,30 @@ too, ``DeckShortfall`` says how many cards were made and why.
 
 from __future__ import annotations
 
-import itertools
 import math
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
-from importlib import metadata
 from typing import Any
 
-import ortools
-
+from generators.common import deckfile, grading
+from generators.common.errors import Shortfall
+from generators.common.grading import Tier
+from generators.common.pool import Pool
 from generators.puzzle_temple.deck import DICE, Card, Deck, Face
 from generators.puzzle_temple.lockmodel import LockModel
-from generators.puzzle_temple.tiers import TARGETS, SpecError, Tier, target_text, tier_counts
+from generators.puzzle_temple.spec import FACES, LOCK_SOURCES, Spec
 from solver import tiling
-from solver.errors import TempleforgeError
 from solver.pieces import Piece
 from solver.puzzle import Puzzle, Solution
 from solver.rating import rate
 from solver.shapes import Shape, adjacent
 from solver.verify import verify_solution
 
-FACES = len(DICE)
+__all__ = ["Spec", "LOCK_SOURCES", "DeckShortfall", "generate", "random_union"]
+
 
 #: Candidate locks made per round; fixed so that the pool never depends on the worker count.
 BATCH = 48
@@ -70,195 +69,8 @@ DESIGN_BATCH = 8
 #: CP-SAT's deterministic work limit per design (its own units, about seconds).
 DESIGN_WORK = 1.0
 
-#: Where candidate locks come from (see ``Spec.locks``).
-LOCK_SOURCES = ("auto", "union", "cp-sat")
-
-
-class DeckShortfall(TempleforgeError):
-    """A possible request the generator could not fill within its budget.
-
-    Attributes:
-        made: how many cards it could have made.
-        wanted: how many were asked for.
-    """
-
-    def __init__(self, message: str, made: int, wanted: int) -> None:
-        super().__init__(message)
-        self.made = made
-        self.wanted = wanted
-
-
-@dataclass(frozen=True, slots=True)
-class Spec:
-    """A deck request (see the module docstring). Build it, then call ``problems()`` or
-    ``checked()``; ``generate`` checks it first.
-
-    Attributes:
-        blocks: the players' block set.
-        block_set: its name (a preset name or a file), recorded in the deck.
-        cards: cards in the deck.
-        blocks_per_face: the least and most blocks on one face.
-        flips: whether blocks may be turned over.
-        lock_cells: the least and most cells of a lock (None: whatever the blocks give).
-        lock_size: the widest and tallest a lock may be, in cells (so it fits the card).
-        holes: whether a lock may enclose empty squares.
-        min_fill: the least share of its bounding box a lock fills (compact locks look like
-            locks; a sprawling one reads as a maze).
-        unique: whether every face must have exactly one tiling.
-        difficulty: the share of cards per tier, or None for no target.
-        seed: the random seed; the same spec and seed give the same deck.
-        attempts: random locks to try (None: 60 per card).
-        locks: where candidate locks come from: ``union`` (random unions of blocks, fast),
-            ``cp-sat`` (the joint CP-SAT model of ``lockmodel``, which designs a lock and six
-            block sets together inside the card's box), or ``auto`` (unions first, then
-            CP-SAT designs if the unions could not fill the deck).
-        designs: CP-SAT designs to try (None: 4 per card).
-        workers: processes that make candidates (the deck does not depend on it).
-    """
-
-    blocks: tuple[Piece, ...]
-    block_set: str = "ubongo12"
-    cards: int = 36
-    blocks_per_face: tuple[int, int] = (3, 3)
-    flips: bool = True
-    lock_cells: tuple[int, int] | None = None
-    lock_size: tuple[int, int] = (7, 5)
-    holes: bool = False
-    min_fill: float = 0.6
-    unique: bool = False
-    difficulty: Mapping[Tier, int] | None = field(default_factory=lambda: dict(TARGETS["thirds"]))
-    seed: int = 0
-    attempts: int | None = None
-    locks: str = "auto"
-    designs: int | None = None
-    workers: int = 1
-
-    @property
-    def budget(self) -> int:
-        """Random-union locks to try."""
-        if self.locks == "cp-sat":
-            return 0
-        return self.attempts if self.attempts is not None else 60 * self.cards
-
-    @property
-    def design_budget(self) -> int:
-        """CP-SAT designs to try."""
-        if self.locks == "union":
-            return 0
-        return self.designs if self.designs is not None else 4 * self.cards
-
-    def problems(self) -> list[str]:
-        """Every way the request is malformed or cannot possibly be met, each naming its
-        parameter."""
-        out = []
-        names = [b.name for b in self.blocks]
-        if len(set(names)) != len(names):
-            out.append(f"blocks: each block must appear once, got {', '.join(names)}")
-        if not self.blocks:
-            out.append("blocks: the block set is empty")
-        if self.cards < 1:
-            out.append(f"cards: expected at least 1, got {self.cards}")
-        lo, hi = self.blocks_per_face
-        if lo < 1 or hi < lo:
-            out.append(f"blocks-per-face: expected N or MIN-MAX with 1 <= MIN <= MAX, got {lo}-{hi}")
-        elif hi > len(self.blocks):
-            out.append(f"blocks-per-face: {hi} is more than the {len(self.blocks)} blocks in {self.block_set}")
-        else:
-            sets = sum(math.comb(len(self.blocks), k) for k in range(lo, hi + 1))
-            if sets < FACES:
-                many = f"{lo}" if lo == hi else f"{lo}-{hi}"
-                out.append(f"blocks-per-face: {self.block_set} has only {sets} block set(s) of "
-                           f"{many} blocks, a card needs {FACES} different ones")
-        width, height = self.lock_size
-        if width < 1 or height < 1:
-            out.append(f"lock-size: expected WIDTHxHEIGHT in cells, both at least 1, got {width}x{height}")
-        if self.lock_cells is not None:
-            cmin, cmax = self.lock_cells
-            if cmin < 1 or cmax < cmin:
-                out.append(f"lock-cells: expected MIN-MAX with 1 <= MIN <= MAX, got {cmin}-{cmax}")
-        if not out:
-            areas = self.areas()
-            if not areas:
-                smallest = sum(sorted(b.size for b in self.blocks)[:lo])
-                largest = sum(sorted((b.size for b in self.blocks), reverse=True)[:hi])
-                many = f"{lo}" if lo == hi else f"{lo}-{hi}"
-                if self.lock_cells is not None and (self.lock_cells[1] < smallest or self.lock_cells[0] > largest):
-                    out.append(f"lock-cells: {many} blocks of {self.block_set} cover {smallest} to "
-                               f"{largest} cells, outside {self.lock_cells[0]}-{self.lock_cells[1]}")
-                elif width * height < smallest:
-                    out.append(f"lock-size: a {width}x{height} lock holds {width * height} cells, but "
-                               f"{lo} blocks cover at least {smallest}")
-                else:
-                    out.append(f"blocks-per-face: no area admits {FACES} different block sets within "
-                               f"lock-cells and lock-size")
-            blocks_fit = [b.name for b in self.blocks if not _fits_box(b.shape, width, height)]
-            if blocks_fit:
-                out.append(f"lock-size: block(s) {', '.join(blocks_fit)} do not fit a {width}x{height} lock")
-        if not 0 < self.min_fill <= 1:
-            out.append(f"min-fill: expected a share of the bounding box above 0 and at most 1, got {self.min_fill}")
-        if self.attempts is not None and self.attempts < 1:
-            out.append(f"attempts: expected at least 1, got {self.attempts}")
-        if self.locks not in LOCK_SOURCES:
-            out.append(f"locks: expected one of {', '.join(LOCK_SOURCES)}, got {self.locks!r}")
-        if self.designs is not None and self.designs < 0:
-            out.append(f"designs: expected 0 or more, got {self.designs}")
-        if self.workers < 1:
-            out.append(f"workers: expected at least 1, got {self.workers}")
-        return out
-
-    def checked(self) -> Spec:
-        problems = self.problems()
-        if problems:
-            raise SpecError("; ".join(problems))
-        return self
-
-    def areas(self) -> dict[int, list[tuple[Piece, ...]]]:
-        """Lock area -> the block sets of an allowed size covering exactly that area, for the
-        areas that have at least six sets and fit the lock limits (computed once per request:
-        every candidate asks)."""
-        return _areas(self.blocks, self.blocks_per_face, self.lock_size, self.lock_cells)
-
-    def parameters(self) -> dict[str, Any]:
-        """The request as recorded in the deck file."""
-        return {
-            "block_set": self.block_set,
-            "cards": self.cards,
-            "blocks_per_face": list(self.blocks_per_face),
-            "flips": self.flips,
-            "lock_cells": list(self.lock_cells) if self.lock_cells else None,
-            "lock_size": list(self.lock_size),
-            "holes": self.holes,
-            "min_fill": self.min_fill,
-            "unique": self.unique,
-            "difficulty": target_text(self.difficulty),
-            "attempts": self.budget,
-            "locks": self.locks,
-            "designs": self.design_budget,
-        }
-
-
-@lru_cache(maxsize=8)
-def _areas(blocks: tuple[Piece, ...], per_face: tuple[int, int], size: tuple[int, int],
-           cells: tuple[int, int] | None) -> dict[int, list[tuple[Piece, ...]]]:
-    lo, hi = per_face
-    width, height = size
-    by_area: dict[int, list[tuple[Piece, ...]]] = {}
-    for k in range(lo, hi + 1):
-        for subset in itertools.combinations(blocks, k):
-            by_area.setdefault(sum(b.size for b in subset), []).append(subset)
-    out = {}
-    for area in sorted(by_area):
-        if len(by_area[area]) < FACES or area > width * height:
-            continue
-        if cells is not None and not cells[0] <= area <= cells[1]:
-            continue
-        out[area] = by_area[area]
-    return out
-
-
-def _fits_box(shape: Shape, width: int, height: int) -> bool:
-    rows, cols = shape.extent()
-    return (cols <= width and rows <= height) or (rows <= width and cols <= height)
+#: A possible request the budget could not fill (exit status 3).
+DeckShortfall = Shortfall
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,42 +175,24 @@ def _candidate(spec: Spec, index: int, lock: Shape) -> Candidate | None:
     return Candidate(index, lock, tuple(options))
 
 
-def _candidates(make: Any, spec: Spec, indices: range, pool: ProcessPoolExecutor | None,
-                chunk: int) -> list[Candidate | None]:
-    if pool is None:
-        return [make(spec, i) for i in indices]
-    return list(pool.map(make, itertools.repeat(spec), indices, chunksize=chunk))
-
-
 def tier_bounds(pool: Sequence[Candidate]) -> tuple[float, float]:
     """The difficulties that split the pool's block sets into thirds (easy below the first,
     hard from the second on)."""
-    values = sorted(o.difficulty for c in pool for o in c.options)
-    if not values:
-        return (0.0, 0.0)
-    return values[len(values) // 3], values[(2 * len(values)) // 3]
+    low, high = grading.quantile_bounds([o.difficulty for c in pool for o in c.options], 3)
+    return low, high
 
 
-def _band(tier: Tier | None, bounds: tuple[float, float]) -> tuple[float, float] | None:
-    """The mean face difficulty a card of ``tier`` must have: [low, high)."""
-    if tier is None:
-        return None
-    if tier is Tier.EASY:
-        return (-math.inf, bounds[0])
-    if tier is Tier.MEDIUM:
-        return (bounds[0], bounds[1])
-    return (bounds[1], math.inf)
-
-
-def _in_band(options: Sequence[Option], band: tuple[float, float] | None) -> bool:
-    return band is None or band[0] <= sum(o.difficulty for o in options) / len(options) < band[1]
+def _in_tier(options: Sequence[Option], tier: Tier | None, bounds: tuple[float, float]) -> bool:
+    """Whether a card of these faces lies in ``tier`` (the one rule: ``grading.tier_of`` of
+    ``grading.mean``, as the verifier computes it)."""
+    return tier is None or grading.tier_of(grading.mean(o.difficulty for o in options), bounds) is tier
 
 
 def _choose_faces(candidate: Candidate, usage: Counter[str], tier: Tier | None,
                   bounds: tuple[float, float]) -> tuple[float, list[Option]] | None:
     """Six options of ``candidate`` whose mean difficulty lies in ``tier`` and that keep block
     usage level, with their cost (lower is better), or None."""
-    goal = _band(tier, bounds)
+    goal = grading.band(tier, bounds) if tier is not None else None
     # aim at the middle of the band (for an open band, just inside it)
     if goal is None:
         aim = None
@@ -422,7 +216,7 @@ def _choose_faces(candidate: Candidate, usage: Counter[str], tier: Tier | None,
         picked.append(best)
         left.remove(best)
         added.update(best.blocks)
-    if not _in_band(picked, goal):
+    if not _in_tier(picked, tier, bounds):
         return None
     after = usage + added
     spread = sum(v * v for v in after.values())
@@ -435,7 +229,7 @@ Chosen = list[tuple[Candidate, list[Option], Tier | None]]
 def select(spec: Spec, pool: Sequence[Candidate], bounds: tuple[float, float]) -> Chosen:
     """Cards from the pool (see the module docstring); possibly fewer than asked for."""
     usage: Counter[str] = Counter({b.name: 0 for b in spec.blocks})
-    counts = tier_counts(spec.cards, spec.difficulty)
+    counts = grading.tier_counts(spec.cards, spec.difficulty)
     # the scarcest tier first: fewest candidates able to meet it per card wanted
     able = {t: sum(_choose_faces(c, usage, t, bounds) is not None for c in pool) for t in counts}
     order = sorted(counts, key=lambda t: (able[t] / max(counts[t], 1), str(t)))
@@ -467,12 +261,11 @@ def _rebalance(chosen: Chosen, usage: Counter[str], bounds: tuple[float, float])
     while improved:
         improved = False
         for _, options, tier in chosen:
-            band = _band(tier, bounds)
             for i, old in enumerate(options):
                 best, gain = None, 0
                 for new in _spare(chosen, options):
                     trial = options[:i] + [new] + options[i + 1:]
-                    if not _in_band(trial, band):
+                    if not _in_tier(trial, tier, bounds):
                         continue
                     after = usage.copy()
                     after.subtract(old.blocks)
@@ -495,14 +288,6 @@ def _spare(chosen: Chosen, options: list[Option]) -> list[Option]:
     return []
 
 
-def _versions() -> dict[str, str]:
-    try:
-        own = metadata.version("templeforge")
-    except metadata.PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-        own = "unknown"
-    return {"templeforge": own, "ortools": ortools.__version__}
-
-
 def generate(spec: Spec, progress: Any = None) -> Deck:
     """Make the deck ``spec`` asks for (see the module docstring).
 
@@ -511,7 +296,7 @@ def generate(spec: Spec, progress: Any = None) -> Deck:
         progress: called as ``progress(tried, candidates)`` after each round, if given.
 
     Raises:
-        SpecError: the request is impossible (before any work is done).
+        RequestError: the request is impossible (before any work is done).
         DeckShortfall: the budget ran out before the deck was full; nothing is returned.
     """
     spec.checked()
@@ -520,14 +305,13 @@ def generate(spec: Spec, progress: Any = None) -> Deck:
     chosen: Chosen = []
     bounds = (0.0, 0.0)
     tried = designed = 0
-    executor = ProcessPoolExecutor(spec.workers) if spec.workers > 1 else None
     rounds = [(make_candidate, spec.budget, BATCH, 4), (make_design, spec.design_budget, DESIGN_BATCH, 1)]
-    try:
+    with Pool(spec.workers) as workers:
         for make, budget, batch, chunk in rounds:
             done = 0
             while done < budget and len(chosen) < spec.cards:
                 indices = range(done, min(done + batch, budget))
-                for made in _candidates(make, spec, indices, executor, chunk):
+                for made in workers.map(make, spec, indices, chunk):
                     if made is None:
                         continue
                     key = made.lock.canonical(flips=True)
@@ -544,15 +328,12 @@ def generate(spec: Spec, progress: Any = None) -> Deck:
                 if len(pool) >= spec.cards:
                     bounds = tier_bounds(pool)
                     chosen = select(spec, pool, bounds)
-    finally:
-        if executor is not None:
-            executor.shutdown()
     if len(chosen) < spec.cards:
         made = len(chosen) if len(pool) >= spec.cards else len(pool)
         why = (f"only {len(pool)} distinct locks had {FACES} block sets that tile them"
                if len(pool) < spec.cards else
                f"the {len(pool)} usable locks could not meet the difficulty target "
-               f"{target_text(spec.difficulty)} for every card")
+               f"{grading.target_text(spec.difficulty)} for every card")
         effort = f"{tried} random locks" + (f" and {designed} CP-SAT designs" if spec.design_budget else "")
         raise DeckShortfall(
             f"made {made} of {spec.cards} cards: after {effort} (the budget), {why}; "
@@ -563,7 +344,7 @@ def generate(spec: Spec, progress: Any = None) -> Deck:
 
 def _deck(spec: Spec, chosen: Chosen, bounds: tuple[float, float]) -> Deck:
     cards = []
-    made = sorted(chosen, key=lambda co: (sum(o.difficulty for o in co[1]), co[0].index))
+    made = sorted(chosen, key=lambda co: (grading.mean(o.difficulty for o in co[1]), co[0].index))
     for number, (candidate, options, _) in enumerate(made, start=1):
         ordered = sorted(options, key=lambda o: (o.difficulty, o.blocks))
         faces = tuple(Face(die, o.blocks, o.solution, o.solutions, o.difficulty)
@@ -571,4 +352,4 @@ def _deck(spec: Spec, chosen: Chosen, bounds: tuple[float, float]) -> Deck:
         cards.append(Card(number, candidate.lock, faces))
     parameters = spec.parameters()
     parameters["tier_bounds"] = [bounds[0], bounds[1]]
-    return Deck(tuple(cards), spec.blocks, spec.seed, parameters, _versions())
+    return Deck(tuple(cards), spec.blocks, spec.seed, parameters, deckfile.versions())

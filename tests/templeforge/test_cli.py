@@ -12,15 +12,22 @@ from click.testing import CliRunner, Result
 from templeforge.cli import main
 
 
-def _commands() -> list[str]:
-    return sorted(main.commands)
+def _commands() -> list[tuple[str, ...]]:
+    from generators import GAMES
+    from templeforge.cli import COMMANDS
+
+    return [(name,) for name in COMMANDS] + [("generate", game) for game in GAMES]
 
 
-@pytest.mark.parametrize("command", _commands())
-def test_every_command_has_help(command: str) -> None:
-    result = CliRunner().invoke(main, [command, "--help"])
-    assert result.exit_code == 0
-    cmd = main.commands[command]
+@pytest.mark.parametrize("path", _commands())
+def test_every_command_has_help(path: tuple[str, ...]) -> None:
+    result = CliRunner().invoke(main, [*path, "--help"])
+    assert result.exit_code == 0, result.output
+    ctx = click.Context(main)
+    cmd: click.Command | None = main
+    for name in path:
+        assert isinstance(cmd, click.Group)
+        cmd = cmd.get_command(ctx, name)
     assert isinstance(cmd, click.Command) and cmd.help and "Example" in cmd.help
 
 

@@ -74,10 +74,11 @@ def test_verify_a_hand_written_deck_draws_its_faces(tmp_path: Path) -> None:
 
 def test_impossible_request_is_one_line_and_writes_nothing(tmp_path: Path) -> None:
     out = tmp_path / "deck.json"
-    result = run("generate", "puzzle-temple", "--blocks-per-face", "13", "--out", str(out))
+    result = run("generate", "puzzle-temple", "--blocks", "tetrominoes", "--blocks-per-face", "6",
+                 "--out", str(out))
     assert result.exit_code == 2 and not out.exists()
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and "blocks-per-face: 13 is more than the 12 blocks in ubongo12" in lines[0]
+    assert len(lines) == 1 and "blocks-per-face: 6 is more than the 5 blocks in tetrominoes" in lines[0]
 
 
 def test_a_budget_shortfall_writes_nothing(tmp_path: Path) -> None:
@@ -123,8 +124,9 @@ def test_a_block_set_file(tmp_path: Path) -> None:
 
 
 def test_the_example_profile_and_hand_deck_read(tmp_path: Path) -> None:
-    from templeforge.profiles import load_profile
+    from generators.common.options import resolve
+    from generators.puzzle_temple.spec import OPTIONS
     examples = Path(__file__).parents[2] / "examples"
-    assert load_profile(examples / "profiles" / "puzzle-temple-hard.toml")["blocks_per_face"] == (4, 4)
+    assert resolve(OPTIONS, {}, examples / "profiles" / "puzzle-temple-hard.toml").values["blocks_per_face"] == (4, 4)
     result = run("verify", str(examples / "hand-deck.json"))
     assert result.exit_code == 1 and "card 1, face 3: cannot be solved" in result.stderr

@@ -9,7 +9,8 @@ import pytest
 
 from generators.puzzle_temple.deck import DICE
 from generators.puzzle_temple.generate import DeckShortfall, Spec, generate
-from generators.puzzle_temple.tiers import SpecError, Tier, parse_target, tier_counts, tier_of
+from generators.common.errors import RequestError as SpecError
+from generators.common.grading import Tier, parse_target, tier_counts, tier_of
 from generators.puzzle_temple.verify import verify_deck
 from solver import tiling
 from solver.pieces import piece, preset

@@ -1,0 +1,89 @@
+"""Writing output files so that a failure never leaves half a file behind.
+
+Every file Templeforge writes goes to a temporary name in the target folder first and is
+renamed into place once complete (a rename within one folder is atomic on POSIX and
+Windows), so a reader sees the old file or the new one, never a mixture. The finished file
+gets the permissions an ordinary ``open(path, "w")`` would give it (the umask is honoured).
+
+``output_path`` settles where a command will write before any work starts: a folder (an
+existing one, or a path ending in ``/``) means a file of the command's default name in it,
+and a path that cannot be written is an error at once.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from solver.errors import TempleforgeError
+
+
+class OutputError(TempleforgeError, ValueError):
+    """An output path that cannot be written; the message names it and says why."""
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_atomic(path: str | Path, data: str | bytes) -> Path:
+    """Write ``data`` (text is UTF-8 with ``\\n`` line ends) to ``path`` via a temporary
+    file in the same folder, creating the folder if needed. Returns the path written.
+
+    Raises:
+        OutputError: the folder or file cannot be written (disk full, no permission, ...).
+    """
+    path = Path(path)
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as err:
+        raise OutputError(f"{path}: cannot write: {err.strerror or err}") from None
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(raw)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; an ordinary write honours the umask
+        os.replace(tmp, path)
+    except OSError as err:
+        Path(tmp).unlink(missing_ok=True)
+        raise OutputError(f"{path}: cannot write: {err.strerror or err}") from None
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def output_path(out: str | Path, default_name: str) -> Path:
+    """Where a command asked to write ``out`` will write, checked before any work starts.
+
+    An existing folder, or a path written with a trailing ``/``, means ``out/default_name``.
+    The file's folder must exist and be writable, or be creatable (its nearest existing
+    ancestor a writable folder); an existing target must be a regular file.
+
+    Raises:
+        OutputError: the path cannot be written, naming it and why.
+    """
+    text = str(out)
+    if not text.strip():
+        raise OutputError("the output path is empty")
+    path = Path(text)
+    if text.endswith(("/", os.sep)) or path.is_dir():
+        path = path / default_name
+    if path.exists() and not path.is_file():
+        raise OutputError(f"{path}: cannot write: it exists and is not a regular file")
+    if path.is_file() and not os.access(path, os.W_OK):
+        raise OutputError(f"{path}: cannot write: permission denied")
+    ancestor = path.parent
+    while not ancestor.exists():
+        if ancestor.parent == ancestor:
+            break
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise OutputError(f"{path}: cannot write: {ancestor} is not a folder")
+    if not os.access(ancestor, os.W_OK | os.X_OK):
+        raise OutputError(f"{path}: cannot write: permission denied in {ancestor}")
+    return path

@@ -1,0 +1,209 @@
+"""A game's generator options, declared once.
+
+Each ``Option`` names a request field (``blocks_per_face``), its kind, default and help, and
+the parser that turns what a user wrote into a value. From that one declaration come the
+command-line options of ``templeforge generate <game>`` (``--blocks-per-face``), the keys of
+a TOML profile, the parameters recorded in the deck file, and the option table in the
+README (``markdown_table``; a test holds the README to it).
+
+``resolve`` merges a profile with the command line (the command line wins when the user
+gave the option) and parses every value, collecting every problem before it fails.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from generators.common import parse
+from generators.common.errors import RequestError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+Parser = Callable[[Any, str], Any]
+
+#: A profile larger than this is not a profile (bytes).
+MAX_PROFILE_BYTES = 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One request field.
+
+    Attributes:
+        name: the profile key and parameter name (``blocks_per_face``); the command-line
+            option is ``--blocks-per-face``.
+        parse: turns a raw value (a command-line string or a TOML value) into the field's
+            value, raising ``RequestError`` that names the field it is given.
+        default: the raw default (None: the field is unset unless given).
+        help: one sentence for ``--help`` and the README.
+        metavar: how the value is written (``N|MIN-MAX``); ``FLAG`` for an on/off switch.
+        default_text: how the default reads in the README when it is not a plain value.
+        choices: the allowed words, for ``--help``.
+        path: the value is a file path, taken relative to a profile's folder.
+        recorded: whether the deck file records the field among its parameters.
+    """
+
+    name: str
+    parse: Parser
+    default: Any
+    help: str
+    metavar: str = "VALUE"
+    default_text: str | None = None
+    choices: tuple[str, ...] = ()
+    path: bool = False
+    recorded: bool = True
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    @property
+    def is_switch(self) -> bool:
+        return self.metavar == "FLAG"
+
+    def shown_default(self) -> str:
+        if self.default_text is not None:
+            return self.default_text
+        if self.is_switch:
+            return "on" if self.default else "off"
+        return "none" if self.default is None else str(self.default)
+
+
+def switch(name: str, default: bool, help: str) -> Option:
+    return Option(name, parse.parse_bool, default, help, metavar="FLAG")
+
+
+def whole(name: str, default: int | None, help: str, *, low: int | None = None, high: int | None = None,
+          metavar: str = "N", default_text: str | None = None, recorded: bool = True) -> Option:
+    return Option(name, lambda v, n: parse.parse_int(v, n, low=low, high=high), default, help,
+                  metavar=metavar, default_text=default_text, recorded=recorded)
+
+
+def choice(name: str, choices: Sequence[str], default: str, help: str) -> Option:
+    def read(value: Any, label: str) -> str:
+        if value not in choices:
+            raise RequestError(f"{label}: expected one of {', '.join(choices)}, got {value!r}")
+        return value
+    return Option(name, read, default, help, metavar="|".join(choices), choices=tuple(choices))
+
+
+#: The options every generator has, declared here once.
+SEED = whole("seed", 0, "The random seed: the same request and seed give the same deck, byte for byte.",
+             low=0, high=2**31 - 1)
+WORKERS = whole("workers", None, "Processes for the candidate search (the deck does not depend on it).",
+                low=1, high=64, default_text="up to 2", recorded=False)
+
+
+def output(default: str, file_name: str) -> Option:
+    """The ``out`` option: where a command writes (not recorded in the deck)."""
+    def read(value: Any, label: str) -> str:
+        if not isinstance(value, str) or not value.strip() or "\0" in value:
+            raise RequestError(f"{label}: expected a file or folder path, got {value!r}")
+        return value
+    return Option("out", read, default, f"where to write: a file, or a folder to write {file_name} in",
+                  metavar="PATH", recorded=False)
+
+
+def load_profile(path: str | Path, options: Sequence[Option]) -> dict[str, Any]:
+    """Read a TOML profile's raw values (parsed later by ``resolve``); relative file paths
+    are taken from the profile's folder.
+
+    Raises:
+        RequestError: the file cannot be read, is not TOML, or has unknown keys (all named).
+    """
+    path = Path(path)
+    try:
+        if path.is_dir():
+            raise RequestError(f"{path}: cannot read the profile: it is a folder")
+        if path.stat().st_size > MAX_PROFILE_BYTES:
+            raise RequestError(f"{path}: cannot read the profile: larger than 1 MiB")
+        text = path.read_bytes().decode("utf-8")
+    except OSError as err:
+        raise RequestError(f"{path}: cannot read the profile: {err.strerror or err}") from None
+    except UnicodeDecodeError as err:
+        raise RequestError(f"{path}: cannot read the profile: not UTF-8 text (byte {err.start})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise RequestError(f"{path}: not valid TOML: {err}") from None
+    except RecursionError:
+        raise RequestError(f"{path}: not valid TOML: nested too deeply") from None
+    known = {o.name: o for o in options}
+    unknown = [k for k in data if k not in known]
+    if unknown:
+        raise RequestError([f"{path}: unknown key {k!r} (expected {', '.join(known)})" for k in unknown])
+    out = dict(data)
+    for name, value in data.items():
+        if known[name].path and isinstance(value, str) and value.endswith(".toml") and not Path(value).is_absolute():
+            out[name] = str(path.parent / value)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """A request's parsed values, and where each came from (``--cards`` or ``p.toml: cards``)."""
+
+    values: dict[str, Any]
+    labels: dict[str, str] = field(default_factory=dict)
+
+
+def resolve(options: Sequence[Option], given: Mapping[str, Any], profile: str | Path | None = None) -> Resolved:
+    """Merge a profile (if any) under the options ``given`` on the command line, then parse
+    every value.
+
+    Args:
+        options: the declarations.
+        given: command-line values, only those the user typed (not click's defaults).
+        profile: a TOML profile's path.
+
+    Raises:
+        RequestError: every bad value, each naming its option or profile key.
+    """
+    raw: dict[str, Any] = {o.name: o.default for o in options}
+    labels = {o.name: o.flag for o in options}
+    if profile is not None:
+        for name, value in load_profile(profile, options).items():
+            raw[name] = value
+            labels[name] = f"{profile}: {name}"
+    for name, value in given.items():
+        raw[name] = value
+        labels[name] = next(o.flag for o in options if o.name == name)
+    values: dict[str, Any] = {}
+    problems: list[str] = []
+    for o in options:
+        if raw[o.name] is None:
+            values[o.name] = None
+            continue
+        try:
+            values[o.name] = o.parse(raw[o.name], labels[o.name])
+        except RequestError as err:
+            problems.extend(err.problems)
+    if problems:
+        raise RequestError(problems)
+    return Resolved(values, labels)
+
+
+def recorded(options: Sequence[Option], values: Mapping[str, Any]) -> dict[str, Any]:
+    """The values a deck records, as JSON-ready values (tuples become lists)."""
+    out = {}
+    for o in options:
+        if o.recorded:
+            v = values.get(o.name)
+            out[o.name] = list(v) if isinstance(v, tuple) else v
+    return out
+
+
+def markdown_table(options: Sequence[Option]) -> str:
+    """The README's option table."""
+    rows = ["| option | default | meaning |", "|---|---|---|"]
+    for o in options:
+        name = f"`{o.flag}/--no-{o.flag[2:]}`" if o.is_switch else f"`{o.flag} {o.metavar}`"
+        rows.append(f"| {name} | {o.shown_default()} | {o.help} |")
+    return "\n".join(rows)

@@ -1,0 +1,62 @@
+"""Option decorators shared by the commands, and click options made from a game's
+declared options (``generators.common.options``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import click
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def seed_option(help: str = "Random seed.") -> Callable[[F], F]:
+    return click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True, help=help)
+
+
+def out_option(default: str, help: str) -> Callable[[F], F]:
+    return click.option("--out", default=default, show_default=True, metavar="PATH", help=help)
+
+
+def profile_option(func: F) -> F:
+    return click.option("--profile", type=click.Path(dir_okay=False), metavar="FILE.toml",
+                        help="Read the request from a TOML profile; options given here win over it.")(func)
+
+
+def json_option(func: F) -> F:
+    return click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")(func)
+
+
+def time_limit_option(help: str) -> Callable[[F], F]:
+    return click.option("--time-limit", type=click.FloatRange(min=0, min_open=True, max=1e6),
+                        metavar="SECONDS", help=help)
+
+
+def workers_option(func: F) -> F:
+    return click.option("--workers", type=click.IntRange(1, 64), metavar="N",
+                        help="Worker processes (at most the machine's cores are started; the result "
+                             "does not depend on it).")(func)
+
+
+def flips_option(func: F) -> F:
+    return click.option("--flips/--no-flips", default=True, show_default=True,
+                        help="Whether pieces may be turned over (mirror images allowed).")(func)
+
+
+def declared(options: Sequence[Any]) -> Callable[[F], F]:
+    """Click options for a game's declared options. Values arrive as written (strings) and
+    are parsed by the declaration, so a profile and the command line share one parser and
+    one message; a switch becomes ``--name/--no-name``. Unset options arrive as None."""
+
+    def decorate(func: F) -> F:
+        for o in reversed(options):
+            if o.is_switch:
+                func = click.option(f"{o.flag}/--no-{o.flag[2:]}", o.name, default=None,
+                                    help=f"{o.help[0].upper()}{o.help[1:]} [default: {o.shown_default()}]")(func)
+            else:
+                func = click.option(o.flag, o.name, default=None, metavar=o.metavar,
+                                    help=f"{o.help[0].upper()}{o.help[1:]} [default: {o.shown_default()}]")(func)
+        return func
+
+    return decorate
