@@ -110,8 +110,21 @@ class Puzzle:
         return shape.orientations(self.flips)
 
     def symmetries(self) -> tuple[Transform, ...]:
-        """The region's symmetries that map tilings to tilings (rotations only without flips)."""
-        return self.region.symmetries(self.flips)
+        """The region's symmetries that map tilings to tilings, identity first.
+
+        With flips every symmetry of the region does. Without flips a rotation does, and a
+        reflection does when the pieces are closed under mirroring (each piece's mirror image
+        is a piece with as many copies, such as the Soma cube's A and B, or any set of
+        symmetric pieces): the reflected tiling uses the mirror partners (``mirror_names``).
+        """
+        if self.flips or self.mirror_names() is not None:
+            return self.region.symmetries(True)
+        return self.region.symmetries(False)
+
+    def mirror_names(self) -> dict[str, str] | None:
+        """Each piece's mirror partner in this puzzle (a symmetric piece is its own), when
+        every piece has one with as many copies; else None."""
+        return _mirror_names(self)
 
     def impossibility(self) -> str | None:
         """A short proof that no tiling exists, found without search, or None.
@@ -303,14 +316,31 @@ def _checkerboard(puzzle: Puzzle) -> str | None:
 
 
 @lru_cache(maxsize=256)
+def _mirror_names(puzzle: Puzzle) -> dict[str, str] | None:
+    def shape(p: Piece) -> Shape:
+        return p.shape.lifted() if puzzle.region.dim == 3 else p.shape
+
+    owner = {shape(p).canonical(flips=False): (p.name, n) for p, n in puzzle.kinds}
+    out = {}
+    for p, n in puzzle.kinds:
+        partner = owner.get(shape(p).mirrored().canonical(flips=False))
+        if partner is None or partner[1] != n:
+            return None
+        out[p.name] = partner[0]
+    return out
+
+
+@lru_cache(maxsize=256)
 def symmetry_action(puzzle: Puzzle) -> tuple[tuple[int, ...], ...]:
     """How each region symmetry permutes ``puzzle.placements()``: one index tuple per
     symmetry (identity first), mapping placement i to placement ``perm[i]``."""
     placements = puzzle.placements()
     index = {(p.piece, p.cells): i for i, p in enumerate(placements)}
     region = puzzle.region
+    partner = puzzle.mirror_names() if not puzzle.flips else None
     out = []
     for t in puzzle.symmetries():
+        renamed = partner if partner is not None and not t.is_rotation else None
         image = region.transformed(t)
         offset = tuple(a - b for a, b in zip(region.lower_corner(), image.lower_corner()))
 
@@ -319,7 +349,8 @@ def symmetry_action(puzzle: Puzzle) -> tuple[tuple[int, ...], ...]:
 
         perm = []
         for p in placements:
-            key = (p.piece, tuple(sorted(move(c) for c in p.cells)))
+            name = renamed[p.piece] if renamed is not None else p.piece
+            key = (name, tuple(sorted(move(c) for c in p.cells)))
             perm.append(index[key])
         out.append(tuple(perm))
     return tuple(out)

@@ -6,7 +6,7 @@
     ##########
     '''                                     # an ASCII picture; 3D: layers, bottom first
     pieces = ["pentominoes", "L4", { name = "Q", shape = "##\\n#.", count = 2 }]
-    flips  = true                           # optional, default true
+    flips  = true                           # optional: 2D default true; 3D default false
     mode   = "all"                          # optional: "all" (default) or "subset"
 
 ``pieces`` lists piece names, preset names and inline tables; a table has ``name`` and may
@@ -147,7 +147,8 @@ def parse_puzzle(text: str, source: str = "<puzzle>") -> Puzzle:
             problems.append("field 'region': the region is empty: draw its cells with '#'")
         else:
             region = _parse_picture(raw, "region", text, problems)
-    flips = data.get("flips", True)
+    # flat pieces can be turned over; solid pieces cannot be mirrored in the hand
+    flips = data.get("flips", region is None or region.dim == 2)
     if not isinstance(flips, bool):
         problems.append(f"field 'flips': expected true or false, got {flips!r}")
     mode = data.get("mode", "all")

@@ -51,19 +51,38 @@ def tilings(region: Shape, pieces: list[Piece], flips: bool, subset: bool) -> li
     return found
 
 
-def distinct(region: Shape, found: list[frozenset], flips: bool) -> int:
-    """How many classes the tilings fall into under the region's own symmetries."""
+def mirror_partners(pieces: list[Piece], dim: int) -> dict[str, str] | None:
+    """Each piece's mirror image among the pieces, with as many copies; None if one has none."""
+    copies = Counter(p.name for p in pieces)
+    shapes = {p.name: (p.shape.lifted() if dim == 3 else p.shape) for p in pieces}
+    out = {}
+    for name, shape in shapes.items():
+        image = shape.mirrored()
+        found = [other for other, s in shapes.items()
+                 if copies[other] == copies[name] and s.canonical(False) == image.canonical(False)]
+        if not found:
+            return None
+        out[name] = found[0]
+    return out
+
+
+def distinct(region: Shape, found: list[frozenset], flips: bool, pieces: list[Piece] | None = None) -> int:
+    """How many classes the tilings fall into under the region's own symmetries: every
+    symmetry with flips; without, the rotations, and the reflections too when the pieces are
+    closed under mirroring (a reflected tiling then uses the mirror partners)."""
     lo = region.lower_corner()
+    partners = mirror_partners(pieces, region.dim) if pieces is not None and not flips else None
     keys = set()
     for tiling in found:
         images = []
-        for t in region.symmetries(flips):
+        for t in region.symmetries(flips or partners is not None):
+            rename = partners if partners is not None and not t.is_rotation else {}
             image_lo = region.transformed(t).lower_corner()
             shift = [a - b for a, b in zip(lo, image_lo)]
 
             def move(c: Cell) -> Cell:
                 return tuple(v + d for v, d in zip(t.apply(c), shift))
 
-            images.append(sorted((n, tuple(sorted(move(c) for c in cells))) for n, cells in tiling))
+            images.append(sorted((rename.get(n, n), tuple(sorted(move(c) for c in cells))) for n, cells in tiling))
         keys.add(tuple(min(images)))
     return len(keys)

@@ -110,3 +110,14 @@ def test_block_set_files(tmp_path) -> None:
     message = str(err.value)
     assert message.startswith(f"{bad}: unknown key(s) colour")
     assert "field 'pieces' is missing" in message and "field 'title': expected a string" in message
+
+
+def test_solid_pieces_are_not_mirrored_unless_the_file_says_so() -> None:
+    from solver import tiling
+
+    cube = 'region = """\n###\n###\n###\n\n###\n###\n###\n\n###\n###\n###\n"""\npieces = ["soma"]\n'
+    rigid = parse_puzzle(cube)
+    assert rigid.flips is False
+    assert tiling.count(rigid).count == 11520
+    assert parse_puzzle(cube + "flips = true\n").flips is True
+    assert parse_puzzle('region = "###"\npieces = ["I3"]').flips is True  # flat pieces turn over

@@ -77,13 +77,22 @@ def test_domino_tilings_of_the_8x8_board() -> None:
     assert (result.count, result.exhaustive, result.stats.engine) == (12988816, True, "counter")
 
 
-def test_soma_cube_has_11520_tilings() -> None:
+def test_soma_cube_has_11520_tilings_and_240_up_to_symmetry() -> None:
     # Conway & Guy: 240 essentially different solutions, 11520 in all (240 x 48). Pieces are
-    # rigid (no mirror images), so the 24 rotations of the cube leave 11520 / 24 = 480 classes
-    # (the 240 also identifies each solution with its mirror image, which swaps A and B).
+    # rigid (no mirror images in the hand); the cube's 24 rotations and, since the set is
+    # closed under mirroring (A and B swap), its 24 reflections map solutions to solutions.
     puzzle = Puzzle(box(3, 3, 3), preset("soma"), flips=False)
+    assert puzzle.mirror_names() is not None and puzzle.mirror_names()["soma_A"] == "soma_B"
+    assert len(puzzle.symmetries()) == 48
     assert tiling.count(puzzle).count == 11520
-    assert tiling.count(puzzle, distinct=True).count == 480
+    assert tiling.count(puzzle, distinct=True).count == 240
+
+
+def test_a_set_not_closed_under_mirroring_keeps_rotations_only() -> None:
+    one_sided = Puzzle(box(2, 4), (piece("L4"), piece("L4")), flips=False)
+    assert one_sided.mirror_names() is None and len(one_sided.symmetries()) == 2
+    both = Puzzle(box(2, 4), (piece("L4"), piece("J4")), flips=False)
+    assert both.mirror_names() == {"L4": "J4", "J4": "L4"} and len(both.symmetries()) == 4
 
 
 @pytest.mark.slow
@@ -300,7 +309,7 @@ def test_each_engine_agrees_with_the_naive_oracle(engine: str, puzzle: Puzzle) -
 def test_distinct_counts_agree_with_the_naive_oracle(engine: str, puzzle: Puzzle) -> None:
     expected = oracle.tilings(puzzle.region, list(puzzle.pieces), puzzle.flips, puzzle.mode is Mode.SUBSET)
     result = tiling.count(puzzle, distinct=True, engine=engine)
-    assert result.count == oracle.distinct(puzzle.region, expected, puzzle.flips)
+    assert result.count == oracle.distinct(puzzle.region, expected, puzzle.flips, list(puzzle.pieces))
 
 
 @settings(max_examples=200, deadline=None)
