@@ -142,7 +142,7 @@ def main() -> None:
     print(header)
     for name, score in scores.items():
         row = f"{name:<18}"
-        for solver, values in work.items():
+        for values in work.values():
             for members in groups.values():
                 row += f"{spearman([score[i] for i in members], [values[i] for i in members]):>26.2f}"
         print(row)

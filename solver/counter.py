@@ -197,7 +197,8 @@ def search(
     want = keep if keep is not None else -1  # -1: keep all (drain the buffer when full)
     while True:
         code = _slice(board.masks, board.kinds, board.skip, board.start, board.full, board.action,
-                      distinct, board.prune, board.halo_start, board.halo, board.neighbours, left, state, cell_at, nxt, chosen, sol_buf, sol_len,
+                      distinct, board.prune, board.halo_start, board.halo, board.neighbours, left, state,
+                      cell_at, nxt, chosen, sol_buf, sol_len,
                       max_found, want - len(kept_rows) if want >= 0 else -1, SLICE_NODES)
         for r in range(int(state[3])):
             kept_rows.append(tuple(sorted(int(board.order[k]) for k in sol_buf[r, : sol_len[r]])))

@@ -14,7 +14,7 @@ pieces ``soma_V soma_L soma_T soma_Z soma_A soma_B soma_P``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from solver.errors import ShapeError, UnknownPieceError
 from solver.shapes import Shape, adjacent
@@ -85,14 +85,17 @@ _PICTURES_3D: dict[str, str] = {
     "soma_P": "##\n#.\n\n#.\n..",
 }
 
-ALIASES: dict[str, str] = {"domino": "I2"}
+#: Other names for pieces: the domino, and the names Ubongo gives its tiles (V3 is the L
+#: tromino; the pentominoes carry their size).
+ALIASES: dict[str, str] = {"domino": "I2", "V3": "L3", "Y5": "Y", "L5": "L", "P5": "P", "Z5": "Z", "N5": "N"}
 
 PRESETS: dict[str, tuple[str, ...]] = {
     "tetrominoes": ("I4", "O4", "T4", "S4", "L4"),
     "pentominoes": ("F", "I", "L", "N", "P", "T", "U", "V", "W", "X", "Y", "Z"),
     "hexominoes": tuple(f"H{i:02d}" for i in range(1, 36)),
     "soma": ("soma_V", "soma_L", "soma_T", "soma_Z", "soma_A", "soma_B", "soma_P"),
-    "ubongo12": ("I2", "I3", "L3", "I4", "O4", "T4", "S4", "L4", "Y", "L", "P", "N"),
+    # Ubongo's twelve tiles: domino, I3, V3, the five tetrominoes, Y5, L5, P5, Z5
+    "ubongo12": ("I2", "I3", "L3", "I4", "O4", "T4", "S4", "L4", "Y", "L", "P", "Z"),
 }
 
 # With flips off a piece cannot be turned over, so a set of free pieces gains the mirror
@@ -110,7 +113,7 @@ def _grow(shapes: frozenset[Shape], flips: bool) -> frozenset[Shape]:
     return frozenset(bigger)
 
 
-@lru_cache(maxsize=None)
+@cache
 def polyominoes(size: int, dim: int = 2, flips: bool = True) -> tuple[Shape, ...]:
     """Every connected shape of ``size`` cells, one canonical form per congruence class.
 
@@ -131,7 +134,7 @@ def polyominoes(size: int, dim: int = 2, flips: bool = True) -> tuple[Shape, ...
     return tuple(sorted(level, key=Shape.sort_key))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _named() -> dict[str, Piece]:
     table = {name: Piece(name, Shape.parse(p, dim=2)) for name, p in _PICTURES_2D.items()}
     table.update({name: Piece(name, Shape.parse(p, dim=3)) for name, p in _PICTURES_3D.items()})

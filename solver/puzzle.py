@@ -193,9 +193,9 @@ class Solution:
 
 
 def letters_for(names: Sequence[str]) -> dict[str, str]:
-    """One letter per distinct name, in order: the name itself where every name is one
-    distinct character; otherwise the first capital of the name (``soma_A`` -> ``A``,
-    ``L4`` -> ``L``), then its lower case, then the first free letter.
+    """One letter per distinct name, in order: a name of one letter keeps it; any other
+    takes the first capital of the name (``soma_A`` -> ``A``, ``L4`` -> ``L``), else its
+    lower case, else the first free letter.
 
     Raises:
         ShapeError: more names than letters and digits.
@@ -207,18 +207,25 @@ def letters_for(names: Sequence[str]) -> dict[str, str]:
 
 
 def _letters(names: Sequence[str]) -> list[str]:
+    """A letter per name (see ``letters_for``); a name that is one letter keeps it first."""
     alphabet = ascii_letters[26:] + ascii_letters[:26] + digits
     if len(names) > len(alphabet):
         raise ShapeError(f"cannot draw {len(names)} placements with one letter each")
     taken: set[str] = set()
-    out = []
-    for name in names:
+    out: list[str | None] = [None] * len(names)
+    for i, name in enumerate(names):
+        if len(name) == 1 and name in alphabet and name not in taken:
+            out[i] = name
+            taken.add(name)
+    for i, name in enumerate(names):
+        if out[i] is not None:
+            continue
         capitals = [ch for ch in name if ch.isupper()] or [ch for ch in name if ch.isalnum()]
         wishes = [capitals[0].upper(), capitals[0].lower()] if capitals else []
         letter = next(ch for ch in [*wishes, *alphabet] if ch not in taken and ch in alphabet)
         taken.add(letter)
-        out.append(letter)
-    return out
+        out[i] = letter
+    return [letter for letter in out if letter is not None]
 
 
 # -- shared computations (cached per puzzle) ----------------------------------------------

@@ -19,7 +19,7 @@ import itertools
 import operator
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from solver.errors import ParseError, ShapeError
 
@@ -62,7 +62,7 @@ class Transform:
         return f"Transform(perm={self.perm!r}, signs={self.signs!r})"
 
 
-@lru_cache(maxsize=None)
+@cache
 def transforms(dim: int, flips: bool = True) -> tuple[Transform, ...]:
     """All grid symmetries of a dimension: 4 or 8 in 2D, 24 or 48 in 3D.
 
@@ -90,7 +90,14 @@ def adjacent(cell: Cell) -> tuple[Cell, ...]:
                  for axis in range(len(cell)) for step in (-1, 1))
 
 
-def _as_cell(raw: object) -> Cell:
+def as_cell(raw: object) -> Cell:
+    """A cell from any sequence of integers (not booleans, not ``0.9``, not ``"0"``).
+
+    Raises:
+        ShapeError: anything else.
+    """
+    if isinstance(raw, (str, bytes)):
+        raise ShapeError(f"a cell must be a sequence of integers, got {raw!r}")
     try:
         values = tuple(raw)  # type: ignore[call-overload]
     except TypeError:
@@ -120,7 +127,7 @@ class Shape:
     cells: frozenset[Cell]
 
     def __post_init__(self) -> None:
-        cells = frozenset(_as_cell(c) for c in self.cells)
+        cells = frozenset(as_cell(c) for c in self.cells)
         if not cells:
             raise ShapeError("a shape needs at least one cell")
         dims = {len(c) for c in cells}
@@ -164,12 +171,12 @@ class Shape:
     def extent(self) -> tuple[int, ...]:
         """Size of the bounding box along each axis (rows, columns[, layers])."""
         lo, hi = self.lower_corner(), self.upper_corner()
-        return tuple(h - l + 1 for l, h in zip(lo, hi))
+        return tuple(high - low + 1 for low, high in zip(lo, hi))
 
     # -- copies -----------------------------------------------------------------------------
 
     def translated(self, offset: Iterable[int]) -> Shape:
-        d = _as_cell(offset)
+        d = as_cell(offset)
         if len(d) != self.dim:
             raise ShapeError(f"offset {d!r} does not match a {self.dim}D shape")
         return Shape(frozenset(tuple(a + b for a, b in zip(c, d)) for c in self.cells))

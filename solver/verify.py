@@ -17,7 +17,10 @@ from dataclasses import dataclass
 from solver.errors import ShapeError
 from solver.pieces import Piece
 from solver.puzzle import Mode, Puzzle, Solution
-from solver.shapes import Cell, Shape
+from solver.shapes import Cell, Shape, as_cell
+
+#: Placements larger than this many cells a side are listed, not drawn, in messages.
+MAX_DRAWN = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,9 +88,11 @@ def verify_tiling(
             continue
         label = f"placement {number} ({name})"
         try:
-            cells = [tuple(int(v) for v in c) for c in raw]  # type: ignore[union-attr]
-        except (TypeError, ValueError):
-            problems.append(f"{label}: cells must be lists of integers, got {raw!r}")
+            cells = [as_cell(c) for c in raw]
+        except (TypeError, ShapeError):
+            shown = repr(raw)
+            problems.append(f"{label}: cells must be lists of integers, got "
+                            f"{shown if len(shown) <= 80 else shown[:80] + ' ...'}")
             continue
         if not cells:
             problems.append(f"{label}: no cells")
@@ -118,7 +123,8 @@ def verify_tiling(
             continue
         if got.size != want.size or got.canonical(flips) != want.canonical(flips):
             how = "or its mirror image" if flips else "(mirror images not allowed)"
-            picture = got.format().replace("\n", "/")
+            small = all(e <= MAX_DRAWN for e in got.extent())
+            picture = got.format().replace("\n", "/") if small else ", ".join(map(_cell_text, got.sorted_cells()[:8]))
             problems.append(f"{label}: cells {picture} are not the piece's shape {how}")
 
     for c in sorted(owners):

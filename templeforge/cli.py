@@ -71,8 +71,27 @@ class LazyGroup(click.Group):
         return super().get_command(ctx, name)
 
 
+def _closed_pipe() -> None:
+    """The reader went away (``templeforge ... | head``): stop quietly, as ``cat`` does."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    sys.exit(EXIT["closed pipe"])
+
+
 class Main(LazyGroup):
     """The top group: every error becomes one line and a documented exit status."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        # click itself turns a closed pipe into exit 1, which here means "failed"
+        try:
+            out = super().invoke(ctx)
+            sys.stdout.flush()
+            return out
+        except BrokenPipeError:
+            _closed_pipe()
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         from solver.errors import TempleforgeError
@@ -93,13 +112,7 @@ class Main(LazyGroup):
             hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
             fail(f"error: {err.format_message()}{hint}", err.exit_code)
         except BrokenPipeError:
-            # the reader went away (templeforge ... | head): stop quietly, as cat does
-            try:
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, sys.stdout.fileno())
-            except OSError:
-                pass
-            sys.exit(EXIT["closed pipe"])
+            _closed_pipe()
         except TempleforgeError as err:
             from generators.common.errors import Shortfall
 

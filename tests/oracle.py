@@ -80,7 +80,7 @@ def distinct(region: Shape, found: list[frozenset], flips: bool, pieces: list[Pi
             image_lo = region.transformed(t).lower_corner()
             shift = [a - b for a, b in zip(lo, image_lo)]
 
-            def move(c: Cell) -> Cell:
+            def move(c: Cell, t=t, shift=shift) -> Cell:
                 return tuple(v + d for v, d in zip(t.apply(c), shift))
 
             images.append(sorted((rename.get(n, n), tuple(sorted(move(c) for c in cells))) for n, cells in tiling))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import metadata, resources
 from pathlib import Path
 from typing import Any
@@ -124,7 +124,7 @@ def game_of(data: Any, source: str, known: Sequence[str]) -> str:
     return game
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_schema(package: str, name: str = "deck.schema.json") -> dict[str, Any]:
     """A game's JSON Schema, shipped as package data beside its code."""
     return json.loads(resources.files(package).joinpath(name).read_text("utf-8"))

@@ -95,10 +95,10 @@ def choice(name: str, choices: Sequence[str], default: str, help: str) -> Option
 
 
 #: The options every generator has, declared here once.
-SEED = whole("seed", 0, "The random seed: the same request and seed give the same deck, byte for byte.",
+SEED = whole("seed", 0, "the random seed: the same request and seed give the same deck, byte for byte",
              low=0, high=2**31 - 1)
-WORKERS = whole("workers", None, "Processes for the candidate search (the deck does not depend on it).",
-                low=1, high=64, default_text="up to 2", recorded=False)
+WORKERS = whole("workers", None, "processes for the candidate search, at most the machine's cores (the "
+                "deck does not depend on it)", low=1, high=64, default_text="up to 2", recorded=False)
 
 
 def output(default: str, file_name: str) -> Option:
@@ -205,5 +205,6 @@ def markdown_table(options: Sequence[Option]) -> str:
     rows = ["| option | default | meaning |", "|---|---|---|"]
     for o in options:
         name = f"`{o.flag}/--no-{o.flag[2:]}`" if o.is_switch else f"`{o.flag} {o.metavar}`"
-        rows.append(f"| {name} | {o.shown_default()} | {o.help} |")
+        cells = (name, o.shown_default(), o.help)
+        rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(rows)

@@ -25,6 +25,12 @@ from solver.shapes import Shape
 GAME = "puzzle-temple"
 FACES = 6
 
+#: What ``templeforge generate puzzle-temple --help`` says the command does.
+HELP = ("Each card gets a connected lock and six different block sets (die faces 1-6), each "
+        "tiling the lock exactly; every face's solutions are counted and its difficulty rated. "
+        "No two locks are alike (up to rotation and reflection) and every block is used about "
+        "equally often.")
+
 #: Where ``generate`` writes by default, and the file name it takes in a folder.
 DECK_NAME = "deck.json"
 DEFAULT_OUT = f"output/{GAME}/{DECK_NAME}"

@@ -38,8 +38,7 @@ def game_command(info: GameInfo) -> click.Command:
 
 
 def _help(info: GameInfo, spec: Any) -> str:
-    doc = (spec.__doc__ or "").strip().split("\n\n")[0]
-    return (f"{info.summary}\n\n{doc}\n\nEvery option is also a key of a TOML --profile (with _ for -). "
+    return (f"{info.summary}\n\n{spec.HELP}\n\nEvery option is also a key of a TOML --profile (with _ for -). "
             f"The same request and seed give the same file, byte for byte. Exit status: 0 written, "
             f"2 an impossible or malformed request (nothing is tried), 3 the budget ran out before the "
             f"deck was full (nothing is written).\n\nExample:\n\n    templeforge generate {info.name} --seed 7")

@@ -59,11 +59,19 @@ def test_soma_pieces() -> None:
     assert a.is_congruent(b, flips=True)
 
 
-def test_ubongo12() -> None:
+def test_ubongo12_is_ubongos_own_tile_set() -> None:
     pieces = preset("ubongo12")
     assert len(pieces) == 12
     assert sum(p.size for p in pieces) == 48
     assert len({p.name for p in pieces}) == 12
+    # the game's pentominoes are Y, L, P and Z (not N): Z is the S-shaped one
+    z = Shape.parse("##.\n.#.\n.##")
+    assert any(p.shape.is_congruent(z) for p in pieces)
+    assert not any(p.shape.is_congruent(piece("N").shape) for p in pieces)
+    # and the game's own names find them
+    for alias, name in {"domino": "I2", "V3": "L3", "Y5": "Y", "L5": "L", "P5": "P", "Z5": "Z"}.items():
+        assert piece(alias) == piece(name)
+        assert any(p.name == name for p in pieces)
 
 
 def test_every_preset_member_is_named() -> None:

@@ -130,3 +130,13 @@ def test_a_state_limit_stops_a_rating_that_would_take_too_long() -> None:
     box = Shape.parse("\n".join(["#" * 10] * 6))
     with pytest.raises(RatingLimit, match="more than 1000 search states"):
         rate(Puzzle(box, preset("pentominoes")), max_states=1000)
+
+
+def test_the_rating_counts_what_count_counts_in_each_mode() -> None:
+    two = Shape.parse("##")
+    both = Puzzle(two, (piece("I2"), piece("I2")))  # mode all: both dominoes must be used
+    assert tiling.count(both).status is tiling.Status.UNSOLVABLE
+    rated = rate(both)
+    assert rated.tilings == 0 and math.isinf(rated.difficulty)
+    either = Puzzle(two, (piece("I2"), piece("I2")), mode="subset")
+    assert tiling.count(either).count == rate(either).tilings == 1

@@ -83,3 +83,18 @@ def test_soma_pieces_are_rigid_without_flips() -> None:
     assert problems(placement, (piece("soma_A"),), region, flips=False)
     assert problems(placement, (piece("soma_A"),), region, flips=True) == []
     assert preset("soma")  # the set exists for the 3D tests
+
+
+def test_cells_must_be_integers_as_shape_demands() -> None:
+    good = [("O4", [(0, 0), (0, 1), (1, 0), (1, 1)]), ("L4", [(0, 2), (0, 3), (1, 2), (1, 3)])]
+    assert problems(good) != []  # L4 is not a square: the only complaint is the shape
+    for bad in ([0.9, 0.2], ["0", "1"], [False, True], "01"):
+        found = problems([("O4", [bad, (0, 1), (1, 0), (1, 1)])])
+        assert any("cells must be lists of integers" in p for p in found), (bad, found)
+
+
+def test_a_far_away_cell_is_listed_not_drawn() -> None:
+    far = [("O4", [(0, 0), (0, 1), (1, 0), (100_000_000, 100_000_000)])]
+    found = problems(far)
+    assert any("[100000000, 100000000]" in p and "are not the piece's shape" in p for p in found)
+    assert all(len(p) < 400 for p in found)

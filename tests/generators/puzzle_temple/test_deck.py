@@ -87,3 +87,80 @@ def test_a_block_listed_nowhere_is_an_error_when_the_deck_lists_blocks() -> None
     data["blocks"] = {"I3": "###"}
     with pytest.raises(DeckError, match=r"cards\[0\].faces\[0\].blocks\[1\]: 'L3' is not one of the deck's blocks"):
         deck_from_json(data)
+
+
+# -- defects found by trying the project as a new user (issue 8) --------------------------
+
+
+def _hand(**card) -> dict:
+    data = json.loads(json.dumps(HAND))
+    data["cards"][0].update(card)
+    return data
+
+
+def test_card_ids_may_be_labels_and_must_be_unique() -> None:
+    data = _hand(id="A1")
+    data["cards"].append(dict(data["cards"][0], id="B7", lock=["###", "###"]))
+    deck = deck_from_json(data)
+    assert [c.id for c in deck.cards] == ["A1", "B7"] and deck.card("B7").lock.size == 6
+    data["cards"][1]["id"] = "A1"
+    with pytest.raises(DeckError, match=r"cards\[1\].id: 'A1' is also the id of cards\[0\]"):
+        deck_from_json(data)
+    with pytest.raises(DeckError, match=r"cards\[0\].id"):
+        deck_from_json(_hand(id=1.0))  # a number with a fraction is not an id
+    with pytest.raises(DeckError, match=r"cards\[0\].id"):
+        deck_from_json(_hand(id=True))
+
+
+def test_a_bad_lock_character_is_named_by_card_row_and_column() -> None:
+    # one rule, the picture reader's: indentation and trailing spaces are layout, a space
+    # inside a row is an error (the schema leaves characters to the reader)
+    assert deck_from_json(_hand(lock=["  ###.", "  #####", "  ####.", "  .###. "])).cards[0].lock.size == 15
+    with pytest.raises(DeckError, match=r"cards\[0\].lock: row 2, column 2: unexpected ' '"):
+        deck_from_json(_hand(lock=["###", "# #", "###"]))
+    with pytest.raises(DeckError, match=r"cards\[0\].lock: row 1, column 2: unexpected 'x'"):
+        deck_from_json(_hand(lock="#x#"))
+
+
+def test_unknown_block_names_are_said_once_with_one_hint() -> None:
+    faces = [{"die": d, "blocks": ["Q9", "R2", "I3"]} for d in range(1, 7)]
+    data = _hand(faces=faces)
+    data["cards"] = [dict(data["cards"][0], id=i, faces=faces) for i in range(1, 200)]
+    with pytest.raises(DeckError) as err:
+        deck_from_json(data)
+    text = str(err.value)
+    assert text.count("'Q9'") == 1 and text.count("'R2'") == 1 and text.count("templeforge shapes") == 1
+    assert len(text) < 600
+
+
+def test_a_face_refuses_a_solution_placing_blocks_it_does_not_list(small_deck) -> None:
+    from generators.puzzle_temple.deck import Face
+
+    face = small_deck.cards[0].faces[0]
+    with pytest.raises(ValueError, match="places"):
+        Face(face.die, face.blocks[:-1], face.solution)
+    data = json.loads(small_deck.dumps())
+    data["cards"][0]["faces"][0]["blocks"].pop()
+    with pytest.raises(DeckError, match=r"cards\[0\].faces\[0\].solution: places"):
+        deck_from_json(data)
+
+
+def test_one_letter_per_block_for_the_whole_deck(small_deck) -> None:
+    from generators.puzzle_temple.figures import cards
+
+    key = small_deck.letters()
+    assert len(set(key.values())) == len(key) == len(small_deck.blocks)
+    legends = {line for f in cards(small_deck, small_deck.cards) for line in f.picture.splitlines()
+               if " = " in line}
+    pairs = {pair for line in legends for pair in line.split(", ")}
+    letters = {}
+    for pair in pairs:
+        letter, name = pair.split(" = ")
+        assert letters.setdefault(name, letter) == letter  # the same letter on every face
+        assert key[name] == letter
+
+
+def test_game_names_of_tiles_are_read_as_aliases() -> None:
+    deck = deck_from_json(_hand(faces=[{"die": 1, "blocks": ["I3", "V3", "T4", "P5"]}]))
+    assert {b.name for b in deck.blocks} == {"I3", "V3", "T4", "P5"}
+    assert deck.block("V3").shape == deck_from_json(_hand()).block("L3").shape

@@ -7,10 +7,10 @@ from collections import Counter
 
 import pytest
 
-from generators.puzzle_temple.deck import DICE
-from generators.puzzle_temple.generate import DeckShortfall, Spec, generate
 from generators.common.errors import RequestError as SpecError
 from generators.common.grading import Tier, parse_target, tier_counts, tier_of
+from generators.puzzle_temple.deck import DICE
+from generators.puzzle_temple.generate import DeckShortfall, Spec, generate
 from generators.puzzle_temple.verify import verify_deck
 from solver import tiling
 from solver.pieces import piece, preset

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 from generators.puzzle_temple.lockmodel import LockModel
+from solver import tiling
 from solver.pieces import preset
 from solver.puzzle import Puzzle
 from solver.verify import verify_tiling
-from solver import tiling
 
 
 def test_a_design_is_a_connected_hole_free_lock_with_six_tiling_sets() -> None:

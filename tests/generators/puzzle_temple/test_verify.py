@@ -104,3 +104,55 @@ def test_a_face_too_big_to_rate_is_counted_but_not_rated(monkeypatch, small_deck
     assert face.count == 6 and face.difficulty is None and not face.problems
     stored = verify_deck(small_deck).problems
     assert any("too big to rate (over 1 search states)" in p for p in stored)
+
+
+def test_every_recorded_parameter_is_checked(small_deck) -> None:
+    from generators.puzzle_temple.deck import Face
+
+    params = dict(small_deck.parameters)
+    # a 9x2 lock in a deck that says 7x5, with faces of one block where it says 3
+    wide = Shape.parse("#########\n#########")
+    faces = tuple(Face(d, blocks) for d, blocks in zip(range(1, 7), [("I2",) * 1] * 6))
+    deck = dataclasses.replace(small_deck, cards=small_deck.cards[:3] + (Card(4, wide, faces),))
+    problems = verify_deck(deck).problems
+    assert "card 4: the lock is 9x2 cells, larger than parameters.lock_size 7x5" in problems
+    assert any(p.startswith("card 4, face 1: 1 blocks, outside parameters.blocks_per_face 3-3") for p in problems)
+    params.update(cards=5, lock_cells=[12, 12], min_fill=0.99)
+    problems = verify_deck(dataclasses.replace(small_deck, parameters=params)).problems
+    assert "parameters.cards: records 5 cards, the deck has 4" in problems
+    assert any("outside parameters.lock_cells 12-12" in p for p in problems)
+    assert any("less than parameters.min_fill 0.99" in p for p in problems)
+
+
+def test_tier_bounds_must_be_ordered_numbers(small_deck) -> None:
+    for bad, message in (([1], "expected two numbers"), ("abc", "expected two numbers"),
+                         ([7.0, 5.0], "the easy bound 7.0 is above the hard bound 5.0")):
+        params = dict(small_deck.parameters, tier_bounds=bad)
+        problems = verify_deck(dataclasses.replace(small_deck, parameters=params)).problems
+        assert any(p.startswith("parameters.tier_bounds:") and message in p for p in problems), problems
+
+
+def test_the_verifier_recounts_with_engines_the_generator_does_not_use(small_deck, monkeypatch) -> None:
+    from solver import counter
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the verifier used the generator's counter")
+
+    monkeypatch.setattr(counter, "count", refuse, raising=False)
+    monkeypatch.setattr(counter, "search", refuse, raising=False)
+    assert verify_deck(small_deck).ok
+
+
+def test_the_default_tier_scale_is_the_default_decks(default_deck) -> None:
+    from generators.puzzle_temple.verify import DEFAULT_TIER_BOUNDS
+
+    assert tuple(default_deck.parameters["tier_bounds"]) == DEFAULT_TIER_BOUNDS
+
+
+def test_a_hand_written_deck_is_placed_on_a_tier_scale(small_deck) -> None:
+    hand = dataclasses.replace(small_deck, parameters={}, seed=None)
+    check = verify_deck(hand)
+    assert check.scale == "the default deck's tiers" and all(check.tier(c.id) for c in hand.cards)
+    other = dataclasses.replace(small_deck, parameters={"tier_bounds": [0.0, 0.1]})
+    check = verify_deck(hand, tiers_from=other, tiers_name="other.json")
+    assert check.scale == "the tiers of other.json" and {check.tier(c.id).value for c in hand.cards} == {"hard"}

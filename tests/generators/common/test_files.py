@@ -1,0 +1,51 @@
+"""Atomic writes and output paths."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from generators.common.files import OutputError, output_path, write_atomic
+
+
+def test_an_atomic_write_honours_the_umask(tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        path = write_atomic(tmp_path / "a.json", "{}\n")
+        assert stat.S_IMODE(path.stat().st_mode) == 0o644
+        os.umask(0o077)
+        assert stat.S_IMODE(write_atomic(tmp_path / "b.json", b"x").stat().st_mode) == 0o600
+    finally:
+        os.umask(old)
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_a_folder_means_the_default_file_in_it(tmp_path: Path) -> None:
+    assert output_path(tmp_path, "deck.json") == tmp_path / "deck.json"
+    assert output_path(f"{tmp_path}/new/", "deck.json") == tmp_path / "new" / "deck.json"
+    assert not (tmp_path / "new").exists()  # nothing made before the work is done
+    assert output_path(tmp_path / "mine.json", "deck.json") == tmp_path / "mine.json"
+
+
+def test_paths_that_cannot_be_written_fail_before_any_work(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(OutputError, match="is not a folder"):
+        output_path(blocker / "deck.json", "deck.json")
+    with pytest.raises(OutputError, match="empty"):
+        output_path("", "deck.json")
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(OutputError, match="not a regular file"):
+        output_path(fifo, "deck.json")
+
+
+def test_a_failed_write_names_the_path_and_leaves_nothing(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(OutputError, match="cannot write"):
+        write_atomic(blocker / "deck.json", "{}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]

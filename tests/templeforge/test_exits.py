@@ -1,0 +1,100 @@
+"""Exit statuses and one-line errors, for the cases a script needs to tell apart."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from templeforge.cli import EXIT, main
+
+ROOT = Path(__file__).parents[2]
+
+
+def templeforge(*args: str, **kw) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "templeforge", *args], cwd=kw.pop("cwd", ROOT),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def test_help_loads_no_solver_and_no_printing_library() -> None:
+    code = ("import sys; from click.testing import CliRunner; from templeforge.cli import main; "
+            "r = CliRunner().invoke(main, ['--help']); assert r.exit_code == 0; "
+            "r = CliRunner().invoke(main, ['generate', '--help']); assert r.exit_code == 0; "
+            "heavy = [m for m in ('ortools', 'numba', 'numpy', 'jsonschema', 'cadquery', 'reportlab') "
+            "if m in sys.modules]; print(heavy)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_an_existing_folder_as_out_means_deck_json_in_it(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["generate", "puzzle-temple", "--cards", "2", "--difficulty", "any",
+                                       "--workers", "1", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "deck.json").is_file()
+    result = CliRunner().invoke(main, ["generate", "puzzle-temple", "--cards", "2", "--difficulty", "any",
+                                       "--workers", "1", "--out", f"{tmp_path}/newdir/"])
+    assert result.exit_code == 0 and (tmp_path / "newdir" / "deck.json").is_file()
+
+
+def test_an_unwritable_out_fails_before_any_work(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    started = time.perf_counter()
+    result = CliRunner().invoke(main, ["generate", "puzzle-temple", "--out", str(blocker / "deck.json")])
+    assert result.exit_code == EXIT["bad input"] and "is not a folder" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert time.perf_counter() - started < 5  # refused at once, not after generating 36 cards
+
+
+def test_an_internal_error_is_one_line_and_its_own_status(monkeypatch) -> None:
+    from templeforge.commands import shapes
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("boom")
+
+    monkeypatch.setattr(shapes, "PRESETS", property(broken))  # any bug inside a command
+    monkeypatch.setattr(shapes, "is_preset", broken)
+    result = CliRunner().invoke(main, ["shapes", "I3"])
+    assert result.exit_code == EXIT["internal"] == 70
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "internal error: ZeroDivisionError: boom" in lines[0]
+
+
+def test_a_closed_pipe_is_quiet() -> None:
+    proc = templeforge("shapes", "hexominoes")
+    proc.stdout.close()  # the reader goes away at once
+    proc.wait(timeout=60)
+    assert proc.returncode == EXIT["closed pipe"]
+    assert "Traceback" not in proc.stderr.read()
+
+
+def test_ctrl_c_during_the_parallel_search_is_one_line_and_writes_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "deck.json"
+    proc = templeforge("generate", "puzzle-temple", "--workers", "2", "--attempts", "100000",
+                       "--lock-size", "4x4", "--blocks-per-face", "4", "--locks", "union", "--out", str(out))
+    time.sleep(6)  # past start-up, inside the candidate search
+    assert proc.poll() is None, proc.stderr.read()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == EXIT["interrupted"] == 130
+    assert "Traceback" not in err and err.strip().splitlines() == ["templeforge: interrupted"]
+    assert not out.exists() and not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("args, status", [
+    (["solve", "examples/pentominoes-3x20.toml"], 0),
+    (["solve", "examples/subset-dominoes.toml", "--unique"], None),
+    (["verify", "examples/hand-deck.json"], 1),
+    (["verify", "no-such-deck.json"], 2),
+])
+def test_documented_statuses(args: list[str], status: int | None) -> None:
+    proc = templeforge(*args)
+    _, err = proc.communicate(timeout=120)
+    assert "Traceback" not in err
+    if status is not None:
+        assert proc.returncode == status, err
