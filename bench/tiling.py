@@ -49,9 +49,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from solver import puzzle as puzzle_module  # noqa: E402
 from solver import tiling  # noqa: E402
-from solver.pieces import Piece, preset  # noqa: E402
+from solver.pieces import preset, random_union  # noqa: E402
 from solver.puzzle import Puzzle  # noqa: E402
-from solver.shapes import Shape, adjacent  # noqa: E402
+from solver.shapes import Shape  # noqa: E402
 
 try:
     import exact_cover
@@ -124,20 +124,6 @@ def exact_cover_first(p: Puzzle) -> int:
 # -- instances -----------------------------------------------------------------------------
 
 
-def random_union(pieces: Sequence[Piece], rng: random.Random) -> Shape:
-    """The pieces, each in a random orientation, laid one by one at a random free position
-    touching the ones before: a connected region the pieces tile (maybe with holes)."""
-    cells: set[tuple[int, ...]] = set(rng.choice(pieces[0].shape.orientations()).cells)
-    for piece in pieces[1:]:
-        shape = rng.choice(piece.shape.orientations())
-        border = {n for c in cells for n in adjacent(c)} - cells
-        spots = sorted({(br - r, bc - c) for br, bc in border for r, c in shape.cells})
-        spots = [d for d in spots if not any((r + d[0], c + d[1]) in cells for r, c in shape.cells)]
-        d = rng.choice(spots)
-        cells |= {(r + d[0], c + d[1]) for r, c in shape.cells}
-    return Shape(frozenset(cells)).normalized()
-
-
 def ubongo_instances(size: int, n: int, seed: int) -> list[Puzzle]:
     """``n`` hole-free unions of ``size`` distinct ubongo12 pieces, tiled by those pieces."""
     rng = random.Random(seed * 1000 + size)
@@ -145,7 +131,7 @@ def ubongo_instances(size: int, n: int, seed: int) -> list[Puzzle]:
     out = []
     while len(out) < n:
         chosen = rng.sample(blocks, size)
-        region = random_union(chosen, rng)
+        region = random_union(chosen, rng, compact=False)
         if not region.holes():
             out.append(Puzzle(region, tuple(chosen)))
     return out

@@ -13,6 +13,8 @@ pieces ``soma_V soma_L soma_T soma_Z soma_A soma_B soma_P``.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -178,3 +180,27 @@ def preset(name: str, flips: bool = True) -> tuple[Piece, ...]:
 
 def is_preset(name: str) -> bool:
     return name in PRESETS
+
+
+def random_union(pieces: Sequence[Piece], rng: random.Random, flips: bool = True, compact: bool = True) -> Shape:
+    """The pieces, each in a random orientation, laid one by one at a random free position
+    touching the ones before: a connected region the pieces tile (maybe with holes).
+
+    With ``compact`` a position is likelier the more of the region it touches (weight
+    ``contact ** 4``), which keeps regions compact, as lock cards want; without it every
+    touching position is equally likely (the benchmark's instances).
+    """
+    cells: set[tuple[int, ...]] = set(rng.choice(pieces[0].shape.orientations(flips)).cells)
+    for piece in pieces[1:]:
+        shape = rng.choice(piece.shape.orientations(flips))
+        border = {n for c in cells for n in adjacent(c)} - cells
+        spots = sorted({(br - r, bc - c) for br, bc in border for r, c in shape.cells})
+        free = [d for d in spots if not any((r + d[0], c + d[1]) in cells for r, c in shape.cells)]
+        if compact:
+            contact = [sum(n in cells for r, c in shape.cells for n in adjacent((r + d[0], c + d[1])))
+                       for d in free]
+            d = rng.choices(free, weights=[k**4 for k in contact])[0]
+        else:
+            d = rng.choice(free)
+        cells |= {(r + d[0], c + d[1]) for r, c in shape.cells}
+    return Shape(frozenset(cells)).normalized()

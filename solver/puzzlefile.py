@@ -32,6 +32,17 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 KEYS = ("title", "region", "pieces", "flips", "mode")
+
+#: The most copies of one piece a file may ask for (each is a piece to place: far more than
+#: any region this tool solves can hold).
+MAX_COPIES = 1000
+
+#: The most cells a region may have (a board game's regions have tens; CP-SAT's model for
+#: thousands already takes seconds to build, before any time limit applies).
+MAX_REGION_CELLS = 4096
+
+#: The largest puzzle file read, in bytes.
+MAX_BYTES = 1024 * 1024
 PIECE_KEYS = ("name", "shape", "count")
 
 
@@ -100,8 +111,9 @@ def _pieces(value: object, text: str, problems: list[str]) -> list[Piece]:
                             f"{_kind(name) if name is not None else 'nothing'}")
             continue
         count = item.get("count", 1)
-        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-            problems.append(f"field '{field}.count': expected a positive whole number, got {count!r}")
+        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_COPIES:
+            problems.append(f"field '{field}.count': expected a whole number from 1 to {MAX_COPIES}, "
+                            f"got {count!r}")
             continue
         if "shape" in item:
             # one block of rows is a flat piece (it turns in 3D in a 3D region); layers make 3D
@@ -147,6 +159,10 @@ def parse_puzzle(text: str, source: str = "<puzzle>") -> Puzzle:
             problems.append("field 'region': the region is empty: draw its cells with '#'")
         else:
             region = _parse_picture(raw, "region", text, problems)
+            if region is not None and region.size > MAX_REGION_CELLS:
+                problems.append(f"field 'region': {region.size} cells, more than the {MAX_REGION_CELLS} "
+                                f"a puzzle may have")
+                region = None
     # flat pieces can be turned over; solid pieces cannot be mirrored in the hand
     flips = data.get("flips", region is None or region.dim == 2)
     if not isinstance(flips, bool):
@@ -179,9 +195,15 @@ def load_puzzle(path: str | Path) -> Puzzle:
 
 def _read(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise PuzzleFileError(f"{path}: cannot read the file: {err}") from None
+        if path.is_dir():
+            raise PuzzleFileError(f"{path}: cannot read the file: it is a folder")
+        if path.stat().st_size > MAX_BYTES:
+            raise PuzzleFileError(f"{path}: cannot read the file: larger than {MAX_BYTES // 1024} KiB")
+        return path.read_bytes().decode("utf-8")
+    except OSError as err:
+        raise PuzzleFileError(f"{path}: cannot read the file: {err.strerror or err}") from None
+    except UnicodeDecodeError as err:
+        raise PuzzleFileError(f"{path}: cannot read the file: not UTF-8 text (byte {err.start})") from None
 
 
 def _toml(text: str, source: str) -> dict[str, object]:
@@ -189,6 +211,8 @@ def _toml(text: str, source: str) -> dict[str, object]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise PuzzleFileError(f"{source}: not valid TOML: {err}") from None
+    except RecursionError:
+        raise PuzzleFileError(f"{source}: not valid TOML: nested too deeply") from None
 
 
 def _unknown_keys(data: dict[str, object], keys: tuple[str, ...]) -> list[str]:

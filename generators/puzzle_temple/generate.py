@@ -51,10 +51,10 @@ from generators.puzzle_temple.deck import DICE, Card, Deck, Face
 from generators.puzzle_temple.lockmodel import LockModel
 from generators.puzzle_temple.spec import FACES, LOCK_SOURCES, Spec
 from solver import tiling
-from solver.pieces import Piece
+from solver.pieces import Piece, random_union
 from solver.puzzle import Puzzle, Solution
 from solver.rating import rate
-from solver.shapes import Shape, adjacent
+from solver.shapes import Shape
 from solver.verify import verify_solution
 
 __all__ = ["Spec", "LOCK_SOURCES", "DeckShortfall", "generate", "random_union"]
@@ -90,27 +90,6 @@ class Candidate:
     index: int
     lock: Shape
     options: tuple[Option, ...]
-
-
-def random_union(pieces: Sequence[Piece], rng: random.Random, flips: bool = True) -> Shape:
-    """The pieces, each in a random orientation, laid one by one at a random free position
-    touching the ones before: a connected region the pieces tile (maybe with holes).
-    Positions touching more of the region are likelier, which keeps locks compact."""
-    cells: set[tuple[int, ...]] = set(rng.choice(pieces[0].shape.orientations(flips)).cells)
-    for piece in pieces[1:]:
-        shape = rng.choice(piece.shape.orientations(flips))
-        border = {n for c in cells for n in adjacent(c)} - cells
-        spots = sorted({(br - r, bc - c) for br, bc in border for r, c in shape.cells})
-        scored = []
-        for d in spots:
-            moved = [(r + d[0], c + d[1]) for r, c in shape.cells]
-            if any(m in cells for m in moved):
-                continue
-            scored.append((sum(n in cells for m in moved for n in adjacent(m)), d))
-        weights = [contact**4 for contact, _ in scored]
-        d = rng.choices([d for _, d in scored], weights=weights)[0]
-        cells |= {(r + d[0], c + d[1]) for r, c in shape.cells}
-    return Shape(frozenset(cells)).normalized()
 
 
 def _landscape(shape: Shape) -> Shape:

@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from ortools.sat.python import cp_model
 
 from solver.pieces import Piece
+from solver.puzzle import Puzzle
 from solver.shapes import Cell, Shape, adjacent
 
 
@@ -60,18 +61,11 @@ class LockModel:
         self.flips = flips
         self.holes = holes
         self.work = work
-        inside = set(self.box)
-        self.placements: list[list[tuple[Cell, ...]]] = []
-        for b in self.blocks:
-            found = set()
-            for shape in b.shape.orientations(flips):
-                rows, cols = shape.extent()
-                for dr in range(height - rows + 1):
-                    for dc in range(width - cols + 1):
-                        moved = tuple(sorted((r + dr, c + dc) for r, c in shape.cells))
-                        if set(moved) <= inside:
-                            found.add(moved)
-            self.placements.append(sorted(found))
+        # every way each block lies in the box: the puzzle's own placements of the box
+        in_box: dict[str, list[tuple[Cell, ...]]] = {b.name: [] for b in self.blocks}
+        for p in Puzzle(Shape(frozenset(self.box)), self.blocks, flips=flips, mode="subset").placements():
+            in_box[p.piece].append(p.cells)
+        self.placements: list[list[tuple[Cell, ...]]] = [sorted(in_box[b.name]) for b in self.blocks]
         self.height, self.width = height, width
 
     def design(self, rng: random.Random, seed: int = 0) -> tuple[Shape, list[tuple[str, ...]]] | None:

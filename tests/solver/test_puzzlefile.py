@@ -121,3 +121,17 @@ def test_solid_pieces_are_not_mirrored_unless_the_file_says_so() -> None:
     assert tiling.count(rigid).count == 11520
     assert parse_puzzle(cube + "flips = true\n").flips is True
     assert parse_puzzle('region = "###"\npieces = ["I3"]').flips is True  # flat pieces turn over
+
+
+def test_limits_on_copies_and_region_size(tmp_path: Path) -> None:
+    with pytest.raises(PuzzleFileError, match=r"pieces\[0\].count': expected a whole number from 1 to 1000"):
+        parse_puzzle('region = "##"\npieces = [{ name = "I2", count = 100000000000 }]')
+    big = "\n".join(["#" * 100] * 50)
+    with pytest.raises(PuzzleFileError, match="5000 cells, more than the 4096"):
+        parse_puzzle(f'region = """\n{big}\n"""\npieces = ["I2"]')
+    deep = tmp_path / "deep.toml"
+    deep.write_text("a = " + "[" * 5000 + "]" * 5000 + "\n")
+    with pytest.raises(PuzzleFileError, match="deep.toml: not valid TOML"):
+        load_puzzle(deep)
+    with pytest.raises(PuzzleFileError, match="it is a folder"):
+        load_puzzle(tmp_path)

@@ -8,9 +8,8 @@ from fractions import Fraction
 
 import pytest
 
-from generators.puzzle_temple.generate import random_union
 from solver import tiling
-from solver.pieces import piece, preset
+from solver.pieces import piece, preset, random_union
 from solver.puzzle import Puzzle
 from solver.rating import rate
 from solver.shapes import Shape

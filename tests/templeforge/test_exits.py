@@ -98,3 +98,19 @@ def test_documented_statuses(args: list[str], status: int | None) -> None:
     assert "Traceback" not in err
     if status is not None:
         assert proc.returncode == status, err
+
+
+def test_unique_on_an_unsolvable_puzzle_says_unsolvable(tmp_path: Path) -> None:
+    path = tmp_path / "p.toml"
+    path.write_text('region = "###"\npieces = ["I2"]\n')
+    result = CliRunner().invoke(main, ["solve", str(path), "--unique"])
+    assert result.exit_code == EXIT["failed"]
+    assert "unsolvable" in result.stdout and "not unique" not in result.stdout
+
+
+def test_a_full_disk_on_standard_output_is_its_own_status() -> None:
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "templeforge", "shapes", "hexominoes"], cwd=ROOT,
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert proc.returncode == EXIT["output"] == 74
+    assert proc.stderr.strip().splitlines() == ["templeforge: error: cannot write the output: No space left on device"]
