@@ -18,18 +18,13 @@ default 1). Every problem in a file is reported at once, each naming the file an
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 from solver.errors import ParseError, ShapeError, TempleforgeError, UnknownPieceError
 from solver.pieces import Piece, is_preset, piece, preset
 from solver.puzzle import Mode, Puzzle
 from solver.shapes import Shape
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
+from solver.textfiles import parse_toml, read_text
 
 KEYS = ("title", "region", "pieces", "flips", "mode")
 
@@ -194,25 +189,11 @@ def load_puzzle(path: str | Path) -> Puzzle:
 
 
 def _read(path: Path) -> str:
-    try:
-        if path.is_dir():
-            raise PuzzleFileError(f"{path}: cannot read the file: it is a folder")
-        if path.stat().st_size > MAX_BYTES:
-            raise PuzzleFileError(f"{path}: cannot read the file: larger than {MAX_BYTES // 1024} KiB")
-        return path.read_bytes().decode("utf-8")
-    except OSError as err:
-        raise PuzzleFileError(f"{path}: cannot read the file: {err.strerror or err}") from None
-    except UnicodeDecodeError as err:
-        raise PuzzleFileError(f"{path}: cannot read the file: not UTF-8 text (byte {err.start})") from None
+    return read_text(path, PuzzleFileError, max_bytes=MAX_BYTES)
 
 
 def _toml(text: str, source: str) -> dict[str, object]:
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise PuzzleFileError(f"{source}: not valid TOML: {err}") from None
-    except RecursionError:
-        raise PuzzleFileError(f"{source}: not valid TOML: nested too deeply") from None
+    return parse_toml(text, source, PuzzleFileError)
 
 
 def _unknown_keys(data: dict[str, object], keys: tuple[str, ...]) -> list[str]:

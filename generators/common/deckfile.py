@@ -21,6 +21,7 @@ from typing import Any
 
 from solver import jsontext
 from solver.errors import TempleforgeError
+from solver.textfiles import read_text
 
 FORMAT = "templeforge.deck/1"
 
@@ -92,17 +93,7 @@ def read_json(path: str | Path) -> Any:
     Raises:
         DeckError: the file cannot be read, is too big, or is not valid JSON.
     """
-    path = Path(path)
-    try:
-        if path.is_dir():
-            raise DeckError(f"{path}: cannot read the file: it is a folder")
-        if path.stat().st_size > MAX_BYTES:
-            raise DeckError(f"{path}: cannot read the file: larger than {MAX_BYTES // 2**20} MiB")
-        text = path.read_bytes().decode("utf-8")
-    except OSError as err:
-        raise DeckError(f"{path}: cannot read the file: {err.strerror or err}") from None
-    except UnicodeDecodeError as err:
-        raise DeckError(f"{path}: cannot read the file: not UTF-8 text (byte {err.start})") from None
+    text = read_text(path, DeckError, max_bytes=MAX_BYTES)
     return loads(text, str(path))
 
 

@@ -12,7 +12,6 @@ gave the option) and parses every value, collecting every problem before it fail
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,16 +19,9 @@ from typing import Any
 
 from generators.common import parse
 from generators.common.errors import RequestError
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
+from solver.textfiles import parse_toml, read_text
 
 Parser = Callable[[Any, str], Any]
-
-#: A profile larger than this is not a profile (bytes).
-MAX_PROFILE_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,22 +111,7 @@ def load_profile(path: str | Path, options: Sequence[Option]) -> dict[str, Any]:
         RequestError: the file cannot be read, is not TOML, or has unknown keys (all named).
     """
     path = Path(path)
-    try:
-        if path.is_dir():
-            raise RequestError(f"{path}: cannot read the profile: it is a folder")
-        if path.stat().st_size > MAX_PROFILE_BYTES:
-            raise RequestError(f"{path}: cannot read the profile: larger than 1 MiB")
-        text = path.read_bytes().decode("utf-8")
-    except OSError as err:
-        raise RequestError(f"{path}: cannot read the profile: {err.strerror or err}") from None
-    except UnicodeDecodeError as err:
-        raise RequestError(f"{path}: cannot read the profile: not UTF-8 text (byte {err.start})") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise RequestError(f"{path}: not valid TOML: {err}") from None
-    except RecursionError:
-        raise RequestError(f"{path}: not valid TOML: nested too deeply") from None
+    data = parse_toml(read_text(path, RequestError), str(path), RequestError)
     known = {o.name: o for o in options}
     unknown = [k for k in data if k not in known]
     if unknown:
