@@ -153,3 +153,24 @@ def tier_counts(cards: int, target: Mapping[Tier, int] | None) -> dict[Tier | No
     if target is None:
         return {None: cards}
     return dict(counts(cards, {t: target[t] for t in Tier if t in target}))
+
+
+def ks_distance(a: Sequence[float], b: Sequence[float]) -> float:
+    """The two-sample Kolmogorov-Smirnov distance: the largest gap between the empirical
+    distribution functions of ``a`` and ``b`` (0 alike, 1 apart).
+
+    Raises:
+        ValueError: either sample is empty.
+    """
+    xs, ys = sorted(a), sorted(b)
+    if not xs or not ys:
+        raise ValueError("the KS distance needs two non-empty samples")
+    i = j = 0
+    gap = 0.0
+    for v in sorted(set(xs) | set(ys)):
+        while i < len(xs) and xs[i] <= v:
+            i += 1
+        while j < len(ys) and ys[j] <= v:
+            j += 1
+        gap = max(gap, abs(i / len(xs) - j / len(ys)))
+    return gap

@@ -118,17 +118,20 @@ def load_profile(path: str | Path, options: Sequence[Option]) -> dict[str, Any]:
         raise RequestError([f"{path}: unknown key {k!r} (expected {', '.join(known)})" for k in unknown])
     out = dict(data)
     for name, value in data.items():
-        if known[name].path and isinstance(value, str) and value.endswith(".toml") and not Path(value).is_absolute():
+        if (known[name].path and isinstance(value, str) and value.endswith((".toml", ".json"))
+                and not Path(value).is_absolute()):
             out[name] = str(path.parent / value)
     return out
 
 
 @dataclass(frozen=True, slots=True)
 class Resolved:
-    """A request's parsed values, and where each came from (``--cards`` or ``p.toml: cards``)."""
+    """A request's parsed values, where each came from (``--cards`` or ``p.toml: cards``), and
+    which the user gave (on the command line or in the profile) rather than left to default."""
 
     values: dict[str, Any]
     labels: dict[str, str] = field(default_factory=dict)
+    given: frozenset[str] = frozenset()
 
 
 def resolve(options: Sequence[Option], given: Mapping[str, Any], profile: str | Path | None = None) -> Resolved:
@@ -144,14 +147,15 @@ def resolve(options: Sequence[Option], given: Mapping[str, Any], profile: str | 
         RequestError: every bad value, each naming its option or profile key.
     """
     raw: dict[str, Any] = {o.name: o.default for o in options}
-    labels = {o.name: o.flag for o in options}
+    flags = {o.name: o.flag for o in options}
+    labels = {o.name: "" for o in options}
     if profile is not None:
         for name, value in load_profile(profile, options).items():
             raw[name] = value
             labels[name] = f"{profile}: {name}"
     for name, value in given.items():
         raw[name] = value
-        labels[name] = next(o.flag for o in options if o.name == name)
+        labels[name] = flags[name]
     values: dict[str, Any] = {}
     problems: list[str] = []
     for o in options:
@@ -159,12 +163,12 @@ def resolve(options: Sequence[Option], given: Mapping[str, Any], profile: str | 
             values[o.name] = None
             continue
         try:
-            values[o.name] = o.parse(raw[o.name], labels[o.name])
+            values[o.name] = o.parse(raw[o.name], labels[o.name] or o.flag)
         except RequestError as err:
             problems.extend(err.problems)
     if problems:
         raise RequestError(problems)
-    return Resolved(values, labels)
+    return Resolved(values, {n: labels[n] or flags[n] for n in labels}, frozenset(n for n in labels if labels[n]))
 
 
 def recorded(options: Sequence[Option], values: Mapping[str, Any]) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from generators.common.figures import Drawing, Fact, Figure, Histogram, Table
 from generators.puzzle_temple.deck import Card, Deck, Face
@@ -33,9 +34,10 @@ def drawing(solution: Solution, region: Shape, key: dict[str, str]) -> str:
     return solution.picture(region, key) + (f"\n{legend}" if legend else "")
 
 
-def summary(deck: Deck, check: DeckCheck) -> list[Figure]:
+def summary(deck: Deck, check: DeckCheck, spec: Any = None) -> list[Figure]:
     """Lock sizes and blocks per face, block usage, the tier spread and the histogram of face
-    difficulties (recomputed by the verifier)."""
+    difficulties (recomputed by the verifier); for a deck made ``--like`` a reference, how
+    well it matches (the KS distance, unique faces, lock sizes side by side)."""
     out: list[Figure] = []
     sizes = sorted({c.lock.size for c in deck.cards})
     per_face = sorted({len(f.blocks) for c in deck.cards for f in c.faces})
@@ -55,7 +57,31 @@ def summary(deck: Deck, check: DeckCheck) -> list[Figure]:
     values = [f.difficulty for f in check.faces if f.difficulty is not None]
     if values:
         out.append(Histogram.of("face difficulty (bits, see README)", values))
+    reference = getattr(spec, "like", None)
+    if reference is not None and values:
+        out.extend(likeness(deck, check, reference))
     return out
+
+
+def likeness(deck: Deck, check: DeckCheck, reference: Any) -> list[Figure]:
+    """How a deck made ``--like`` a reference compares with it."""
+    from generators.common.grading import ks_distance
+    from generators.puzzle_temple.like import AIM, lock_size_table
+
+    values = [f.difficulty for f in check.faces if f.difficulty is not None]
+    ks = ks_distance(values, reference.difficulties)
+    unique = sum(f.count == 1 for f in check.faces) / len(check.faces)
+    skipped = f"; {reference.skipped} of its faces could not be rated" if reference.skipped else ""
+    rows = lock_size_table([c.lock.size for c in deck.cards], reference.lock_sizes)
+    return [
+        Fact(f"like {reference.source}",
+             f"KS distance {ks:.3f} between the face difficulties (aim <= {AIM}; "
+             f"{len(values)} faces here, {len(reference.difficulties)} there{skipped})"),
+        Fact("unique faces", f"{unique:.0%} here, {reference.unique_share:.0%} in the reference"),
+        Fact("difficulty range", f"{min(values):.2f}-{max(values):.2f} bits here, "
+             f"{min(reference.difficulties):.2f}-{max(reference.difficulties):.2f} in the reference"),
+        Table(("lock cells", "cards here", "cards in the reference"), tuple(rows), ">>>"),
+    ]
 
 
 def count_text(f: FaceCheck) -> str:

@@ -38,7 +38,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -47,6 +47,7 @@ from generators.common import deckfile, grading
 from generators.common.errors import Shortfall
 from generators.common.grading import Tier
 from generators.common.pool import Pool
+from generators.puzzle_temple import like
 from generators.puzzle_temple.deck import DICE, Card, Deck, Face
 from generators.puzzle_temple.lockmodel import LockModel
 from generators.puzzle_temple.spec import FACES, LOCK_SOURCES, Spec
@@ -229,13 +230,15 @@ def select(spec: Spec, pool: Sequence[Candidate], bounds: tuple[float, float]) -
             used.add(c.index)
             usage.update(b for o in options for b in o.blocks)
             chosen.append((c, options, tier))
-    _rebalance(chosen, usage, bounds)
+    rebalance(chosen, usage, lambda trial, tier, old, new: _in_tier(trial, tier, bounds))
     return chosen
 
 
-def _rebalance(chosen: Chosen, usage: Counter[str], bounds: tuple[float, float]) -> None:
+def rebalance(chosen: Chosen, usage: Counter[str],
+              keeps: Callable[[list[Option], Tier | None, Option, Option], bool]) -> None:
     """Swap single faces for unused block sets of the same lock while that levels block usage
-    (the sum of squared usage counts falls) and keeps each card in its tier."""
+    (the sum of squared usage counts falls) and ``keeps(trial, tier, old, new)`` holds (the
+    card stays in its tier, or the face in its share of the difficulty distribution)."""
     improved = True
     while improved:
         improved = False
@@ -244,7 +247,7 @@ def _rebalance(chosen: Chosen, usage: Counter[str], bounds: tuple[float, float])
                 best, gain = None, 0
                 for new in _spare(chosen, options):
                     trial = options[:i] + [new] + options[i + 1:]
-                    if not _in_tier(trial, tier, bounds):
+                    if not keeps(trial, tier, old, new):
                         continue
                     after = usage.copy()
                     after.subtract(old.blocks)
@@ -267,6 +270,16 @@ def _spare(chosen: Chosen, options: list[Option]) -> list[Option]:
     return []
 
 
+def _complete(spec: Spec, chosen: Chosen, pool: Sequence[Candidate]) -> bool:
+    """Whether the deck is full (and, for a --like request, matches the reference well
+    enough, or the pool holds ``like.POOL`` locks per card and at least ``like.POOL_MIN``,
+    beyond which more candidates are not worth making)."""
+    if len(chosen) < spec.cards:
+        return False
+    return (spec.like is None or like.matched(chosen, spec.like, spec.cards)
+            or len(pool) >= max(like.POOL * spec.cards, like.POOL_MIN))
+
+
 def generate(spec: Spec, progress: Any = None) -> Deck:
     """Make the deck ``spec`` asks for (see the module docstring).
 
@@ -280,15 +293,15 @@ def generate(spec: Spec, progress: Any = None) -> Deck:
     """
     spec.checked()
     pool: list[Candidate] = []
-    seen: set[Shape] = set()
+    seen: set[Shape] = set(spec.like.locks) if spec.like is not None else set()
     chosen: Chosen = []
     bounds = (0.0, 0.0)
-    tried = designed = 0
+    tried = designed = selected = 0
     rounds = [(make_candidate, spec.budget, BATCH, 4), (make_design, spec.design_budget, DESIGN_BATCH, 1)]
     with Pool(spec.workers) as workers:
         for make, budget, batch, chunk in rounds:
             done = 0
-            while done < budget and len(chosen) < spec.cards:
+            while done < budget and not _complete(spec, chosen, pool):
                 indices = range(done, min(done + batch, budget))
                 for made in workers.map(make, spec, indices, chunk):
                     if made is None:
@@ -304,9 +317,13 @@ def generate(spec: Spec, progress: Any = None) -> Deck:
                     designed = done
                 if progress is not None:
                     progress(tried + designed, len(pool))
-                if len(pool) >= spec.cards:
+                # a --like selection weighs the whole pool: redo it only once the pool has grown
+                # by a quarter (or the budget is spent), so its cost stays a small multiple
+                grown = len(pool) >= max(spec.cards, selected * 1.25) or done == budget
+                if len(pool) >= spec.cards and (spec.like is None or grown):
                     bounds = tier_bounds(pool)
-                    chosen = select(spec, pool, bounds)
+                    chosen = select(spec, pool, bounds) if spec.like is None else like.select_like(spec, pool)
+                    selected = len(pool)
     if len(chosen) < spec.cards:
         made = len(chosen) if len(pool) >= spec.cards else len(pool)
         why = (f"only {len(pool)} distinct locks had {FACES} block sets that tile them"

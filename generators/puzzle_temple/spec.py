@@ -97,6 +97,12 @@ def _difficulty(value: Any, label: str) -> dict[grading.Tier, int] | None:
     return grading.parse_target(value, label)
 
 
+def _like(value: Any, label: str) -> Any:
+    from generators.puzzle_temple.like import read_reference
+
+    return read_reference(value, label)
+
+
 OPTIONS: tuple[Option, ...] = (
     Option("blocks", read_blocks, "ubongo12", "the players' block set: a preset, or a TOML file with "
            "`pieces = [...]` as in puzzle files", metavar="PRESET|FILE.toml", path=True),
@@ -121,6 +127,10 @@ OPTIONS: tuple[Option, ...] = (
     whole("designs", None, "CP-SAT designs to try after the random locks", low=0, high=100_000,
           default_text="4 per card"),
     WORKERS,
+    Option("like", _like, None, "make cards like this deck's: its block set, blocks per face, flips "
+           "and lock box become the defaults, the faces match its difficulty distribution and share of "
+           "unique faces, and none of its locks repeats", metavar="DECK.json", default_text="none",
+           path=True),
     output(DEFAULT_OUT, DECK_NAME),
 )
 
@@ -169,16 +179,28 @@ class Spec:
     locks: str = "auto"
     designs: int | None = None
     workers: int = 1
+    like: Any = None  # a generators.puzzle_temple.like.Reference
 
     @classmethod
-    def from_values(cls, values: Mapping[str, Any]) -> Spec:
-        """The Spec of parsed option values (``generators.common.options.resolve``)."""
+    def from_values(cls, values: Mapping[str, Any], given: frozenset[str] = frozenset()) -> Spec:
+        """The Spec of parsed option values (``generators.common.options.resolve``). With
+        ``like``, the reference deck's block set, blocks per face, flips and lock box replace
+        the defaults of the options not ``given``, and there is no tier target."""
         from generators.common.pool import default_workers
 
         blocks: BlockSet = values["blocks"]
         rest = {o.name: values[o.name] for o in OPTIONS if o.name not in ("blocks", "out")}
         if rest["workers"] is None:
             rest["workers"] = default_workers()
+        like = rest["like"]
+        if like is not None:
+            if "blocks" not in given:
+                blocks = BlockSet(like.block_set, like.blocks)
+            for name in ("blocks_per_face", "flips", "lock_size"):
+                if name not in given:
+                    rest[name] = getattr(like, name)
+            if "difficulty" not in given:
+                rest["difficulty"] = None
         return cls(blocks=blocks.pieces, block_set=blocks.name, **rest)
 
     @property
@@ -283,7 +305,8 @@ class Spec:
     def parameters(self) -> dict[str, Any]:
         """The request as recorded in the deck file: every recorded option, budgets resolved."""
         shown = {"blocks": self.block_set, "difficulty": grading.target_text(self.difficulty),
-                 "attempts": self.budget, "designs": self.design_budget}
+                 "attempts": self.budget, "designs": self.design_budget,
+                 "like": self.like.source if self.like is not None else None}
         out = {}
         for o in OPTIONS:
             if o.recorded:

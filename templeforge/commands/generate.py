@@ -50,7 +50,7 @@ def run_generate(info: GameInfo, spec_module: Any, profile: str | None, given: d
 
     resolved = resolve(spec_module.OPTIONS, given, profile)
     target = output_path(resolved.values["out"], spec_module.DECK_NAME)
-    spec = spec_module.Spec.from_values(resolved.values).checked()
+    spec = spec_module.Spec.from_values(resolved.values, resolved.given).checked()
 
     generate = info.module("generate")
     verify = info.module("verify")
@@ -79,7 +79,7 @@ def run_generate(info: GameInfo, spec_module: Any, profile: str | None, given: d
                f"and verified (seed {spec.seed}, {took:.1f} s)")
     from templeforge.terminal import render
 
-    click.echo(render(figures.summary(deck, check)))
+    click.echo(render(figures.summary(deck, check, spec)))
 
 
 @click.group(cls=Games)

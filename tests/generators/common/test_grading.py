@@ -60,3 +60,20 @@ def test_quantile_bounds_split_into_thirds() -> None:
 def test_bad_targets_name_the_field(text: str) -> None:
     with pytest.raises(RequestError, match="difficulty"):
         grading.parse_target(text)
+
+
+def test_the_ks_distance() -> None:
+    assert grading.ks_distance([1, 2, 3], [1, 2, 3]) == 0
+    assert grading.ks_distance([1, 2], [3, 4]) == 1
+    assert grading.ks_distance([1, 2, 3, 4], [3, 4, 5, 6]) == 0.5
+    import random
+
+    rnd = random.Random(3)
+    a = [round(rnd.gauss(5, 1), 2) for _ in range(200)]
+    b = [round(rnd.gauss(5.3, 1.2), 2) for _ in range(37)]
+
+    def cdf(sample: list[float], t: float) -> float:
+        return sum(v <= t for v in sample) / len(sample)
+
+    naive = max(abs(cdf(a, t) - cdf(b, t)) for t in a + b)
+    assert grading.ks_distance(a, b) == pytest.approx(naive) and naive > 0
