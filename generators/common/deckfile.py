@@ -46,7 +46,7 @@ def _walk_problems(data: Any) -> str | None:
     while stack:
         value, depth, where = stack.pop()
         if depth > MAX_DEPTH:
-            return f"{where or 'the top level'}: nested more than {MAX_DEPTH} levels deep"
+            return f"nested more than {MAX_DEPTH} levels deep"
         if isinstance(value, dict):
             for k, v in value.items():
                 if not _printable(k):

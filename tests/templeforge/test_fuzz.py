@@ -1,0 +1,281 @@
+"""Every command fed malformed input: it ends with exit 0-3, no traceback, one line on stderr
+for an error, and leaves no file behind.
+
+Inputs are drawn by hypothesis: broken TOML and JSON, valid files with mutated characters,
+JSON and TOML trees of the right keys with wrong types, pictures with non-ASCII and control
+characters, empty pictures, ragged 3D layers, binary garbage, a folder or a missing path where
+a file is expected, out-of-range options, and output paths that cannot be written. A few
+hundred examples run by default; ``-m slow`` runs thousands.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from templeforge.cli import main
+
+ROOT = Path(__file__).parents[2]
+EXAMPLES = ROOT / "examples"
+VALID_TOML = [p.read_text() for p in sorted(EXAMPLES.glob("*.toml"))] + [
+    (EXAMPLES / "profiles" / "puzzle-temple-hard.toml").read_text()]
+VALID_JSON = [(EXAMPLES / "hand-deck.json").read_text()]
+
+PICTURE_CHARS = st.sampled_from(list("#.#.# \t\n\r\x00\x1b\u00e9\u2588\ud7ff\U0001f600x1"))
+NAMES = st.one_of(st.sampled_from(["I2", "L3", "T4", "P", "soma_A", "pentominoes", "ubongo12", "V3", ""]),
+                  st.text(max_size=12))
+SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-10**12, 10**12), st.floats(allow_nan=True),
+                    st.text(max_size=20), NAMES)
+
+
+def pictures() -> st.SearchStrategy[str]:
+    ragged_3d = st.lists(st.text(PICTURE_CHARS, max_size=6), min_size=1, max_size=4).map(
+        lambda rows: "\n".join(rows) + "\n\n" + "\n".join(r + "#" for r in rows[:-1]))
+    return st.one_of(st.text(PICTURE_CHARS, max_size=40), ragged_3d, st.just(""), st.just("..\n.."))
+
+
+def mutated(texts: list[str]) -> st.SearchStrategy[str]:
+    """A valid file with a few characters replaced, inserted or deleted."""
+
+    @st.composite
+    def mutate(draw: st.DrawFn) -> str:
+        text = draw(st.sampled_from(texts))
+        for _ in range(draw(st.integers(1, 3))):
+            at = draw(st.integers(0, len(text)))
+            how = draw(st.sampled_from(["replace", "insert", "delete"]))
+            ch = draw(st.one_of(PICTURE_CHARS, st.sampled_from(list('[]{}"=,:\\0-9'))))
+            if how == "replace":
+                text = text[:at] + ch + text[at + 1:]
+            elif how == "insert":
+                text = text[:at] + ch + text[at:]
+            else:
+                text = text[:at] + text[at + 1:]
+        return text
+
+    return mutate()
+
+
+def json_trees(keys: list[str]) -> st.SearchStrategy[object]:
+    return st.recursive(
+        st.one_of(SCALARS, pictures()),
+        lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                st.dictionaries(st.sampled_from(keys) | st.text(max_size=6), inner, max_size=5)),
+        max_leaves=20)
+
+
+DECK_KEYS = ["format", "game", "seed", "parameters", "versions", "blocks", "cards", "id", "lock", "faces",
+             "die", "solution", "solutions", "difficulty", "tier_bounds", "flips", "holes", "unique"]
+
+
+@st.composite
+def deck_texts(draw: st.DrawFn) -> bytes:
+    kind = draw(st.sampled_from(["mutated"] * 3 + ["deck-tree"] * 4 + ["tree", "binary", "deep", "text"]))
+    if kind == "mutated":
+        return draw(mutated(VALID_JSON)).encode("utf-8", "surrogatepass")
+    if kind == "tree":
+        return json.dumps(draw(json_trees(DECK_KEYS))).encode()
+    if kind == "deck-tree":
+        data = json.loads(VALID_JSON[0])
+        card = data["cards"][0]
+        target = draw(st.sampled_from(["id", "lock", "faces", "face", "blocks", "top"]))
+        value = draw(json_trees(DECK_KEYS))
+        if target == "face":
+            card["faces"][0][draw(st.sampled_from(["die", "blocks", "solution", "solutions", "difficulty"]))] = value
+        elif target == "blocks":
+            data["blocks"] = value
+        elif target == "top":
+            data[draw(st.sampled_from(["seed", "parameters", "versions", "format", "game"]))] = value
+        else:
+            card[target] = value
+        return json.dumps(data).encode()
+    if kind == "binary":
+        return draw(st.binary(max_size=200))
+    if kind == "deep":
+        depth = draw(st.integers(30, 5000))
+        return ("[" * depth + "]" * depth).encode()
+    return draw(st.text(max_size=200)).encode("utf-8", "surrogatepass")
+
+
+PUZZLE_KEYS = ["title", "region", "pieces", "flips", "mode", "name", "shape", "count"]
+
+
+def toml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)) and value == value and abs(value) != float("inf"):
+        return repr(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{json.dumps(str(k))} = {toml_value(v)}" for k, v in value.items()) + " }"
+    return json.dumps(str(value))
+
+
+@st.composite
+def toml_texts(draw: st.DrawFn, keys: list[str]) -> bytes:
+    kind = draw(st.sampled_from(["valid", "mutated", "mutated", "mutated", "keys", "keys", "binary", "deep",
+                                 "text"]))
+    if kind == "valid":
+        return draw(st.sampled_from(VALID_TOML)).encode()
+    if kind == "mutated":
+        return draw(mutated(VALID_TOML)).encode("utf-8", "surrogatepass")
+    if kind == "keys":
+        items = draw(st.dictionaries(st.sampled_from(keys) | st.text(max_size=6), json_trees(keys), max_size=6))
+        return "\n".join(f"{json.dumps(str(k))} = {toml_value(v)}" for k, v in items.items()).encode(
+            "utf-8", "surrogatepass")
+    if kind == "binary":
+        return draw(st.binary(max_size=200))
+    if kind == "deep":
+        depth = draw(st.integers(30, 3000))
+        return ("a = " + "[" * depth + "]" * depth).encode()
+    return draw(st.text(max_size=200)).encode("utf-8", "surrogatepass")
+
+
+PROFILE_KEYS = ["blocks", "cards", "blocks_per_face", "flips", "lock_cells", "lock_size", "holes", "min_fill",
+                "unique", "difficulty", "seed", "attempts", "locks", "designs", "workers", "like", "out"]
+
+BAD_OPTIONS = {
+    "--cards": ["0", "-1", "1.5", "x", "99999999999"],
+    "--blocks-per-face": ["99", "0", "4-3", "3-", "x", "\u00e9"],
+    "--lock-size": ["0x0", "60x60", "7x", "x5", "7*5", ""],
+    "--lock-cells": ["0-0", "9-3", "999", "a-b"],
+    "--time-limit": ["0", "-1", "nan", "x"],
+    "--workers": ["0", "-3", "99999999999", "x"],
+    "--seed": ["-1", "3000000000", "x"],
+    "--min-fill": ["0", "1.5", "nan", "inf", "x"],
+    "--difficulty": ["hardest", "easy:-1", "easy:0", ""],
+    "--blocks": ["nope", "missing.toml", "", "\u00e9\u00e9"],
+    "--locks": ["magic"],
+    "--attempts": ["0", "-5"],
+    "--designs": ["-1"],
+}
+
+
+def run_and_check(args: list[str], workdir: Path) -> None:
+    """Run the command in ``workdir``; check the status, stderr and the files left."""
+    before = {p for p in workdir.rglob("*")}
+    old = os.getcwd()
+    os.chdir(workdir)
+    try:
+        result = CliRunner().invoke(main, args)
+    finally:
+        os.chdir(old)
+    assert result.exception is None or isinstance(result.exception, SystemExit), (args, repr(result.exception))
+    assert result.exit_code in (0, 1, 2, 3), (args, result.exit_code, result.stderr)
+    assert "Traceback" not in result.output + result.stderr, args
+    if result.exit_code == 2:
+        assert len(result.stderr.strip().splitlines()) == 1, (args, result.stderr)
+    after = {p for p in workdir.rglob("*")}
+    new = {p for p in after - before if p.is_file()}
+    if result.exit_code != 0:
+        assert not new, (args, new)
+    assert not [p for p in after if p.name.endswith(".tmp")], args
+
+
+def write(workdir: Path, name: str, data: bytes) -> str:
+    path = workdir / name
+    path.write_bytes(data)
+    return name
+
+
+def where(draw: st.DrawFn, workdir: Path, data: bytes, name: str) -> str:
+    """A file holding ``data``, or a folder, or a missing path."""
+    kind = draw(st.sampled_from(["file"] * 8 + ["folder", "missing"]))
+    if kind == "folder":
+        return "."
+    if kind == "missing":
+        return "no-such-" + name
+    return write(workdir, name, data)
+
+
+def fuzz(examples: int):
+    return settings(max_examples=examples, deadline=None, derandomize=True,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+SIZES = [pytest.param(60, id="default"), pytest.param(1500, id="thousands", marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize("examples", SIZES)
+def test_solve_survives_malformed_puzzles(examples: int) -> None:
+    @fuzz(examples)
+    @given(st.data())
+    def check(data: st.DataObject) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            workdir = Path(tmp)
+            path = where(data.draw, workdir, data.draw(toml_texts(PUZZLE_KEYS)), "puzzle.toml")
+            extra = data.draw(st.lists(st.sampled_from(
+                ["--count", "--unique", "--distinct", "--show", "--json", "--enumerate", "--limit", "0",
+                 "--engine", "counter", "--engine", "cp-sat", "--engine", "x", "--seed", "3000000000",
+                 "--time-limit", "0", "--time-limit", "nan"]), max_size=3))
+            run_and_check(["solve", path, *extra, "--time-limit", "2"] if "--time-limit" not in extra
+                          else ["solve", path, *extra], workdir)
+
+    check()
+
+
+@pytest.mark.parametrize("examples", SIZES)
+def test_verify_and_show_survive_malformed_decks(examples: int) -> None:
+    @fuzz(examples)
+    @given(st.data())
+    def check(data: st.DataObject) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            workdir = Path(tmp)
+            path = where(data.draw, workdir, data.draw(deck_texts()), "deck.json")
+            command = data.draw(st.sampled_from([
+                ["verify", path, "--time-limit", "2"], ["verify", path, "--show", "--time-limit", "2"],
+                ["verify", path, "--tiers-from", path, "--time-limit", "2"], ["show", path],
+                ["show", path, "--card", data.draw(st.sampled_from(["1", "A1", "0", "\u00e9", ""]))]]))
+            run_and_check(command, workdir)
+
+    check()
+
+
+@pytest.mark.parametrize("examples", SIZES)
+def test_generate_survives_malformed_requests(examples: int) -> None:
+    @fuzz(examples)
+    @given(st.data())
+    def check(data: st.DataObject) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            workdir = Path(tmp)
+            args = ["generate", "puzzle-temple"]
+            sometimes = st.sampled_from([True, False, False])
+            if data.draw(sometimes):
+                args += ["--profile", where(data.draw, workdir, data.draw(toml_texts(PROFILE_KEYS)), "p.toml")]
+            if data.draw(sometimes):
+                blocks = write(workdir, "blocks.toml", data.draw(toml_texts(["title", "pieces"])))
+                args += ["--blocks", blocks]
+            if data.draw(sometimes):
+                args += ["--like", where(data.draw, workdir, data.draw(deck_texts()), "ref.json")]
+            bad = data.draw(st.lists(st.sampled_from(sorted(BAD_OPTIONS)), max_size=2, unique=True)
+                            if data.draw(st.booleans()) else st.just([]))
+            for option in bad:
+                args += [option, data.draw(st.sampled_from(BAD_OPTIONS[option]))]
+            # keep the requests that are valid small: one or two cards, a small budget
+            for option, value in (("--cards", "2"), ("--attempts", "12"), ("--designs", "1"),
+                                  ("--workers", "1")):
+                if option not in bad:
+                    args += [option, value]
+            out = data.draw(st.sampled_from(["deck.json", "out/", ".", "file/deck.json", ""]))
+            (workdir / "file").write_text("x")
+            run_and_check(args + ["--out", out], workdir)
+
+    check()
+
+
+@pytest.mark.parametrize("examples", SIZES)
+def test_shapes_survives_any_names(examples: int) -> None:
+    @fuzz(examples)
+    @given(st.lists(NAMES, max_size=3), st.booleans())
+    def check(names: list[str], flips: bool) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            run_and_check(["shapes", *names, "--flips" if flips else "--no-flips"], Path(tmp))
+
+    check()
