@@ -1,5 +1,6 @@
 """Option decorators shared by the commands, and click options made from a game's
-declared options (``generators.common.options``)."""
+declared options (``generators.common.options``: ``--seed``, ``--workers`` and ``--out`` of
+every generator are declared there once)."""
 
 from __future__ import annotations
 
@@ -15,10 +16,6 @@ def seed_option(help: str = "Random seed.") -> Callable[[F], F]:
     return click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True, help=help)
 
 
-def out_option(default: str, help: str) -> Callable[[F], F]:
-    return click.option("--out", default=default, show_default=True, metavar="PATH", help=help)
-
-
 def profile_option(func: F) -> F:
     return click.option("--profile", type=click.Path(dir_okay=False), metavar="FILE.toml",
                         help="Read the request from a TOML profile; options given here win over it.")(func)
@@ -31,12 +28,6 @@ def json_option(func: F) -> F:
 def time_limit_option(help: str) -> Callable[[F], F]:
     return click.option("--time-limit", type=click.FloatRange(min=0, min_open=True, max=1e6),
                         metavar="SECONDS", help=help)
-
-
-def workers_option(func: F) -> F:
-    return click.option("--workers", type=click.IntRange(1, 64), metavar="N",
-                        help="Worker processes (at most the machine's cores are started; the result "
-                             "does not depend on it).")(func)
 
 
 def flips_option(func: F) -> F:

@@ -48,9 +48,6 @@ AIM = 0.1
 POOL = 4
 POOL_MIN = 150
 
-#: Search states one reference face may take to rate (as the verifier allows).
-MAX_RATING_STATES = 20_000
-
 
 @dataclass(frozen=True, slots=True)
 class Reference:
@@ -111,6 +108,7 @@ def read_reference(value: Any, label: str) -> Reference:
             that can be solved and rated.
     """
     from generators.puzzle_temple.deck import read_deck
+    from generators.puzzle_temple.verify import MAX_RATING_STATES  # rate as the verifier does
     from solver.rating import RatingLimit, rate
 
     if isinstance(value, Reference):

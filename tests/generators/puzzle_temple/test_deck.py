@@ -164,3 +164,18 @@ def test_game_names_of_tiles_are_read_as_aliases() -> None:
     deck = deck_from_json(_hand(faces=[{"die": 1, "blocks": ["I3", "V3", "T4", "P5"]}]))
     assert {b.name for b in deck.blocks} == {"I3", "V3", "T4", "P5"}
     assert deck.block("V3").shape == deck_from_json(_hand()).block("L3").shape
+
+
+@pytest.mark.parametrize("text, message", [
+    ('{"format": "templeforge.deck/1", "game": "puzzle-temple", "cards": [{"id": 1, "lock": "##", '
+     '"faces": [{"die": 1, "blocks": ["I2"], "difficulty": NaN}]}]}', "NaN is not a number JSON allows"),
+    ('{"format": "templeforge.deck/1", "game": "puzzle-temple", "blocks": {"\\ud800": "##"}, "cards": []}',
+     "lone surrogate"),
+    ('{"format": "templeforge.deck/1", "game": "puzzle-temple", "parameters": {"tier_bounds": "abc"}, '
+     '"cards": [{"id": 1, "lock": "##", "faces": [{"die": 1, "blocks": ["I2"]}]}]}', "parameters.tier_bounds"),
+])
+def test_fuzzed_decks_get_one_clear_line(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "deck.json"
+    path.write_text(text)
+    with pytest.raises(DeckError, match=message):
+        read_deck(path)

@@ -114,3 +114,12 @@ def test_tier_counts_share_cards_by_largest_remainder() -> None:
 def test_bad_difficulty_targets(text: str) -> None:
     with pytest.raises(SpecError, match="difficulty"):
         parse_target(text)
+
+
+def test_a_request_with_millions_of_block_sets_is_refused_before_enumerating_them() -> None:
+    import time
+
+    started = time.perf_counter()
+    with pytest.raises(SpecError, match="blocks-per-face: hexominoes has 23535820 block sets"):
+        Spec(preset("hexominoes"), block_set="hexominoes", blocks_per_face=(8, 8), lock_size=(12, 12)).checked()
+    assert time.perf_counter() - started < 2
