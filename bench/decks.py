@@ -64,7 +64,8 @@ def main() -> None:
     # per card: the candidate it came from, made again and timed; its verification, timed
     by_lock = {}
     tried = 0
-    while len(by_lock) < len(deck.cards) and tried < spec.budget:
+    wanted = {c.lock for c in deck.cards}
+    while not wanted <= set(by_lock) and tried < spec.budget:
         for i in range(tried, tried + gen.BATCH):
             t = time.perf_counter()
             made = gen.make_candidate(spec, i)
