@@ -203,79 +203,59 @@ def fuzz(examples: int):
 SIZES = [pytest.param(60, id="default"), pytest.param(1500, id="thousands", marks=pytest.mark.slow)]
 
 
+def solve_args(draw: st.DrawFn, workdir: Path) -> list[str]:
+    path = where(draw, workdir, draw(toml_texts(PUZZLE_KEYS)), "puzzle.toml")
+    extra = draw(st.lists(st.sampled_from(
+        ["--count", "--unique", "--distinct", "--show", "--json", "--enumerate", "--limit", "0",
+         "--engine", "counter", "--engine", "cp-sat", "--engine", "x", "--seed", "3000000000",
+         "--time-limit", "0", "--time-limit", "nan"]), max_size=3))
+    return ["solve", path, *extra] + ([] if "--time-limit" in extra else ["--time-limit", "2"])
+
+
+def deck_args(draw: st.DrawFn, workdir: Path) -> list[str]:
+    path = where(draw, workdir, draw(deck_texts()), "deck.json")
+    return draw(st.sampled_from([
+        ["verify", path, "--time-limit", "2"], ["verify", path, "--show", "--time-limit", "2"],
+        ["verify", path, "--tiers-from", path, "--time-limit", "2"], ["show", path],
+        ["show", path, "--card", draw(st.sampled_from(["1", "A1", "0", "\u00e9", ""]))]]))
+
+
+def generate_args(draw: st.DrawFn, workdir: Path) -> list[str]:
+    args = ["generate", "puzzle-temple"]
+    sometimes = st.sampled_from([True, False, False])
+    if draw(sometimes):
+        args += ["--profile", where(draw, workdir, draw(toml_texts(PROFILE_KEYS)), "p.toml")]
+    if draw(sometimes):
+        args += ["--blocks", write(workdir, "blocks.toml", draw(toml_texts(["title", "pieces"])))]
+    if draw(sometimes):
+        args += ["--like", where(draw, workdir, draw(deck_texts()), "ref.json")]
+    bad = draw(st.lists(st.sampled_from(sorted(BAD_OPTIONS)), max_size=2, unique=True)
+               if draw(st.booleans()) else st.just([]))
+    for option in bad:
+        args += [option, draw(st.sampled_from(BAD_OPTIONS[option]))]
+    # keep the requests that are valid small: two cards, a small budget
+    for option, value in (("--cards", "2"), ("--attempts", "12"), ("--designs", "1"), ("--workers", "1")):
+        if option not in bad:
+            args += [option, value]
+    (workdir / "file").write_text("x")
+    return args + ["--out", draw(st.sampled_from(["deck.json", "out/", ".", "file/deck.json", ""]))]
+
+
+def shapes_args(draw: st.DrawFn, workdir: Path) -> list[str]:
+    return ["shapes", *draw(st.lists(NAMES, max_size=3)), draw(st.sampled_from(["--flips", "--no-flips"]))]
+
+
+COMMANDS = {"solve": solve_args, "verify-show": deck_args, "generate": generate_args, "shapes": shapes_args}
+
+
 @pytest.mark.parametrize("examples", SIZES)
-def test_solve_survives_malformed_puzzles(examples: int) -> None:
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_every_command_survives_malformed_input(command: str, examples: int) -> None:
     @fuzz(examples)
     @given(st.data())
     def check(data: st.DataObject) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             workdir = Path(tmp)
-            path = where(data.draw, workdir, data.draw(toml_texts(PUZZLE_KEYS)), "puzzle.toml")
-            extra = data.draw(st.lists(st.sampled_from(
-                ["--count", "--unique", "--distinct", "--show", "--json", "--enumerate", "--limit", "0",
-                 "--engine", "counter", "--engine", "cp-sat", "--engine", "x", "--seed", "3000000000",
-                 "--time-limit", "0", "--time-limit", "nan"]), max_size=3))
-            run_and_check(["solve", path, *extra, "--time-limit", "2"] if "--time-limit" not in extra
-                          else ["solve", path, *extra], workdir)
-
-    check()
-
-
-@pytest.mark.parametrize("examples", SIZES)
-def test_verify_and_show_survive_malformed_decks(examples: int) -> None:
-    @fuzz(examples)
-    @given(st.data())
-    def check(data: st.DataObject) -> None:
-        with tempfile.TemporaryDirectory() as tmp:
-            workdir = Path(tmp)
-            path = where(data.draw, workdir, data.draw(deck_texts()), "deck.json")
-            command = data.draw(st.sampled_from([
-                ["verify", path, "--time-limit", "2"], ["verify", path, "--show", "--time-limit", "2"],
-                ["verify", path, "--tiers-from", path, "--time-limit", "2"], ["show", path],
-                ["show", path, "--card", data.draw(st.sampled_from(["1", "A1", "0", "\u00e9", ""]))]]))
-            run_and_check(command, workdir)
-
-    check()
-
-
-@pytest.mark.parametrize("examples", SIZES)
-def test_generate_survives_malformed_requests(examples: int) -> None:
-    @fuzz(examples)
-    @given(st.data())
-    def check(data: st.DataObject) -> None:
-        with tempfile.TemporaryDirectory() as tmp:
-            workdir = Path(tmp)
-            args = ["generate", "puzzle-temple"]
-            sometimes = st.sampled_from([True, False, False])
-            if data.draw(sometimes):
-                args += ["--profile", where(data.draw, workdir, data.draw(toml_texts(PROFILE_KEYS)), "p.toml")]
-            if data.draw(sometimes):
-                blocks = write(workdir, "blocks.toml", data.draw(toml_texts(["title", "pieces"])))
-                args += ["--blocks", blocks]
-            if data.draw(sometimes):
-                args += ["--like", where(data.draw, workdir, data.draw(deck_texts()), "ref.json")]
-            bad = data.draw(st.lists(st.sampled_from(sorted(BAD_OPTIONS)), max_size=2, unique=True)
-                            if data.draw(st.booleans()) else st.just([]))
-            for option in bad:
-                args += [option, data.draw(st.sampled_from(BAD_OPTIONS[option]))]
-            # keep the requests that are valid small: one or two cards, a small budget
-            for option, value in (("--cards", "2"), ("--attempts", "12"), ("--designs", "1"),
-                                  ("--workers", "1")):
-                if option not in bad:
-                    args += [option, value]
-            out = data.draw(st.sampled_from(["deck.json", "out/", ".", "file/deck.json", ""]))
-            (workdir / "file").write_text("x")
-            run_and_check(args + ["--out", out], workdir)
-
-    check()
-
-
-@pytest.mark.parametrize("examples", SIZES)
-def test_shapes_survives_any_names(examples: int) -> None:
-    @fuzz(examples)
-    @given(st.lists(NAMES, max_size=3), st.booleans())
-    def check(names: list[str], flips: bool) -> None:
-        with tempfile.TemporaryDirectory() as tmp:
-            run_and_check(["shapes", *names, "--flips" if flips else "--no-flips"], Path(tmp))
+            run_and_check(COMMANDS[command](data.draw, workdir), workdir)
 
     check()
