@@ -30,14 +30,8 @@ EXIT = {
     "closed pipe": 141,  # standard output's reader went away (| head): no message
 }
 
-#: Command name -> its module under ``templeforge.commands``.
-COMMANDS = {
-    "shapes": "shapes",
-    "solve": "solve",
-    "generate": "generate",
-    "verify": "verify",
-    "show": "show",
-}
+#: The commands, each a module of the same name under ``templeforge.commands``.
+COMMANDS = ("shapes", "solve", "generate", "verify", "show")
 
 
 def one_line(message: str) -> str:
@@ -57,16 +51,16 @@ def fail(message: str, status: int) -> None:
 class LazyGroup(click.Group):
     """A group whose subcommands are imported the first time they are looked up."""
 
-    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, lazy: tuple[str, ...] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.lazy = dict(lazy or {})
+        self.lazy = tuple(lazy)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(self.lazy) + sorted(set(super().list_commands(ctx)) - set(self.lazy))
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in self.lazy:
-            module = importlib.import_module(f"templeforge.commands.{self.lazy[name]}")
+            module = importlib.import_module(f"templeforge.commands.{name}")
             return module.command
         return super().get_command(ctx, name)
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from generators.common import grading, parse
 from generators.common.errors import RequestError
-from generators.common.options import SEED, WORKERS, Option, choice, output, switch, whole
+from generators.common.options import SEED, WORKERS, Option, choice, output, recorded, switch, whole
 from solver.errors import TempleforgeError
 from solver.pieces import PRESETS, Piece
 from solver.shapes import Shape
@@ -307,12 +307,7 @@ class Spec:
         shown = {"blocks": self.block_set, "difficulty": grading.target_text(self.difficulty),
                  "attempts": self.budget, "designs": self.design_budget,
                  "like": self.like.source if self.like is not None else None}
-        out = {}
-        for o in OPTIONS:
-            if o.recorded:
-                value = shown.get(o.name, getattr(self, o.name))
-                out[o.name] = list(value) if isinstance(value, tuple) else value
-        return out
+        return recorded(OPTIONS, {o.name: shown.get(o.name, getattr(self, o.name, None)) for o in OPTIONS})
 
 
 @lru_cache(maxsize=8)
