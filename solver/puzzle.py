@@ -195,7 +195,8 @@ class Solution:
 def letters_for(names: Sequence[str]) -> dict[str, str]:
     """One letter per distinct name, in order: a name of one letter keeps it; any other
     takes the first capital of the name (``soma_A`` -> ``A``, ``L4`` -> ``L``), else its
-    lower case, else the first free letter.
+    lower case, else the first free letter (never ``l`` or ``o``, which print like ``I``
+    and ``O``, unless that is the name).
 
     Raises:
         ShapeError: more names than letters and digits.
@@ -206,15 +207,20 @@ def letters_for(names: Sequence[str]) -> dict[str, str]:
     return dict(zip(distinct, _letters(distinct)))
 
 
+#: Letters too easily read as another in print (``l`` as ``I``, ``o`` as ``O``): a name of one
+#: of these letters keeps it, no other name is given it.
+AMBIGUOUS = frozenset("lo")
+
+
 def _letters(names: Sequence[str]) -> list[str]:
     """A letter per name (see ``letters_for``); a name that is one letter keeps it first."""
-    alphabet = ascii_letters[26:] + ascii_letters[:26] + digits
-    if len(names) > len(alphabet):
+    alphabet = [ch for ch in ascii_letters[26:] + ascii_letters[:26] + digits if ch not in AMBIGUOUS]
+    if len(names) > len(alphabet) + sum(1 for n in set(names) if n in AMBIGUOUS):
         raise ShapeError(f"cannot draw {len(names)} placements with one letter each")
     taken: set[str] = set()
     out: list[str | None] = [None] * len(names)
     for i, name in enumerate(names):
-        if len(name) == 1 and name in alphabet and name not in taken:
+        if len(name) == 1 and (name in alphabet or name in AMBIGUOUS) and name not in taken:
             out[i] = name
             taken.add(name)
     for i, name in enumerate(names):
