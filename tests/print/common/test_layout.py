@@ -1,0 +1,241 @@
+"""Imposition as data: cards on paper, crop marks, backs behind fronts, gutter folds."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generators.common.errors import RequestError
+from print.common.layout import (
+    CLEAR,
+    DUPLEX,
+    FOOTER,
+    Box,
+    Segment,
+    Settings,
+    Sheet,
+    calibration,
+    impose,
+)
+from print.common.sizes import CARDS, PAPERS, CardSize, parse_card_size, parse_paper
+
+
+def settings_for(paper: str = "a4", card: str = "poker", **kw: object) -> Settings:
+    return Settings(parse_paper(paper), parse_card_size(card), **kw)  # type: ignore[arg-type]
+
+
+def turn_over(x: float, y: float, edge: str, width: float, height: float) -> tuple[float, float]:
+    """Where a point of the front is seen from the back once the sheet is turned over on its
+    long or short edge: a half turn in space about the line through the sheet's centre
+    along that edge, p -> 2 (p . u) u - p for the unit vector u along the edge."""
+    long_is_horizontal = width > height
+    along_x = long_is_horizontal if edge == "long" else not long_is_horizontal
+    ux, uy = (1.0, 0.0) if along_x else (0.0, 1.0)
+    px, py = x - width / 2, y - height / 2
+    dot = px * ux + py * uy
+    return width / 2 + 2 * dot * ux - px, height / 2 + 2 * dot * uy - py
+
+
+def collinear_with_edge(mark: Segment, trim: Box) -> bool:
+    """Whether a mark lies on the line of one of the trim's four edges."""
+    if abs(mark.y0 - mark.y1) < 1e-9:
+        return any(abs(mark.y0 - v) < 1e-6 for v in (trim.y, trim.y1))
+    return any(abs(mark.x0 - v) < 1e-6 for v in (trim.x, trim.x1))
+
+
+def check_sheet(sheet: Sheet, offset: bool = False) -> None:
+    printable = sheet.printable
+    assert printable is not None
+    art = sheet.art
+    for i, a in enumerate(art):
+        for b in art[i + 1:]:
+            assert not a.overlaps(b), f"page {sheet.number}: two cards' art overlap"
+    for slot in sheet.slots:
+        assert slot.bleed.contains(slot.trim) and slot.trim.contains(slot.safe)
+        if not (offset and slot in sheet.backs):
+            assert printable.contains(slot.bleed), f"page {sheet.number}: card {slot.card} leaves the printable area"
+    if sheet.info is not None:
+        assert printable.contains(sheet.info)
+        assert not any(sheet.info.overlaps(a) for a in art)
+    for mark in sheet.marks:
+        assert mark.length >= 1.0
+        assert printable.contains(Box(min(mark.x0, mark.x1), min(mark.y0, mark.y1), abs(mark.x1 - mark.x0),
+                                      abs(mark.y1 - mark.y0)))
+        for a in art:
+            assert not mark.crosses(a.outset(CLEAR - 1e-6)), f"a crop mark runs over a card's art: {mark}"
+        for slot in sheet.slots:
+            assert not mark.crosses(slot.trim)
+        if sheet.info is not None:
+            assert not mark.crosses(sheet.info)
+    # every front card's four trim lines are each marked at least once
+    for slot in sheet.fronts:
+        t = slot.trim
+        mine = [m for m in sheet.marks if collinear_with_edge(m, t) and _near(m, t)]
+        lines = {("y", round(m.y0, 6)) if abs(m.y0 - m.y1) < 1e-9 else ("x", round(m.x0, 6)) for m in mine}
+        assert {("y", round(t.y, 6)), ("y", round(t.y1, 6)), ("x", round(t.x, 6)), ("x", round(t.x1, 6))} <= lines, \
+            f"card {slot.card}: a trim edge has no crop mark"
+
+
+def _near(mark: Segment, trim: Box) -> bool:
+    reach = 12.0
+    return (trim.x - reach <= min(mark.x0, mark.x1) <= trim.x1 + reach
+            and trim.y - reach <= min(mark.y0, mark.y1) <= trim.y1 + reach)
+
+
+# -- fitting -------------------------------------------------------------------------------------
+
+
+def test_nine_poker_cards_fit_an_a4_page_without_bleed_and_eight_with_it() -> None:
+    flat = impose(9, settings_for(bleed=0))
+    assert (flat.per_page, flat.columns, flat.rows, flat.landscape) == (9, 3, 3, False)
+    bled = impose(9, settings_for(bleed=3))
+    # 3 x 69.5 mm does not fit 200 mm across; on its side the page takes 4 x 2
+    assert (bled.per_page, bled.columns, bled.rows, bled.landscape) == (8, 4, 2, True)
+    assert len(bled.pages) == 2 and [len(p.fronts) for p in bled.pages] == [8, 1]
+
+
+def test_the_grid_is_centred_across_the_page_and_in_the_area_above_the_margin_band() -> None:
+    imp = impose(9, settings_for(bleed=0))
+    sheet = imp.pages[0]
+    art = sheet.bleed_box()
+    assert math.isclose(art.cx, sheet.width / 2, abs_tol=1e-6)
+    assert sheet.printable is not None
+    usable_cy = (sheet.printable.y + FOOTER + sheet.printable.y1) / 2
+    assert math.isclose(art.cy, usable_cy, abs_tol=1e-6)
+
+
+def test_cards_are_in_reading_order() -> None:
+    sheet = impose(9, settings_for(bleed=0)).pages[0]
+    trims = [s.trim for s in sorted(sheet.fronts, key=lambda s: s.card)]
+    assert trims[0].y1 > trims[3].y1 > trims[6].y1
+    assert trims[0].x < trims[1].x < trims[2].x
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+@pytest.mark.parametrize("card", sorted(CARDS))
+@pytest.mark.parametrize("duplex", DUPLEX)
+def test_every_preset_on_every_paper_keeps_the_rules(paper: str, card: str, duplex: str) -> None:
+    s = settings_for(paper, card, duplex=duplex)
+    try:
+        imp = impose(11, s)
+    except RequestError as err:
+        assert "do not fit" in str(err)
+        return
+    fronts = sorted(slot.card for p in imp.pages for slot in p.fronts)
+    assert fronts == list(range(11))
+    if duplex != "none":
+        assert sorted(slot.card for p in imp.pages for slot in p.backs) == list(range(11))
+    for sheet in imp.pages:
+        check_sheet(sheet)
+
+
+@settings(max_examples=60, deadline=None)
+@given(w=st.floats(20, 200), h=st.floats(20, 280), bleed=st.floats(0, 6), margin=st.floats(0, 15),
+       paper=st.sampled_from(sorted(PAPERS)), duplex=st.sampled_from(DUPLEX), count=st.integers(1, 30))
+def test_any_card_size_keeps_the_rules(w: float, h: float, bleed: float, margin: float, paper: str, duplex: str,
+                                       count: int) -> None:
+    s = Settings(parse_paper(paper), CardSize("custom", round(w, 2), round(h, 2)), round(bleed, 2), 3.0,
+                 round(margin, 2), duplex)
+    try:
+        imp = impose(count, s)
+    except RequestError as err:
+        assert "do not fit" in str(err)
+        return
+    for sheet in imp.pages:
+        check_sheet(sheet)
+
+
+def test_a_card_larger_than_the_page_is_an_error_that_says_what_it_needs() -> None:
+    needs = r"^size: a5 .* do not fit on letter .* one needs 164\.0 x 234\.0 mm of paper \(and gutter"
+    with pytest.raises(RequestError, match=needs):
+        impose(3, Settings(parse_paper("letter"), parse_card_size("a5"), bleed=3, margin=5, duplex="gutter"))
+    assert impose(3, Settings(parse_paper("letter"), parse_card_size("a5"))).per_page == 1
+
+
+@pytest.mark.parametrize("kw, field", [({"bleed": -1}, "bleed"), ({"bleed": 11}, "bleed"), ({"margin": -2}, "margin"),
+                                       ({"duplex": "both"}, "duplex"), ({"back_offset": (6.0, 0.0), "duplex": "long"},
+                                                                        "back-offset"),
+                                       ({"back_offset": (1.0, 0.0)}, "back-offset")])
+def test_bad_settings_name_their_field(kw: dict, field: str) -> None:
+    with pytest.raises(RequestError, match=f"^{field}: "):
+        impose(3, settings_for(**kw))
+
+
+# -- backs ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("card", ["poker", "tarot", "a6", "mini-euro"])
+@pytest.mark.parametrize("edge", ["long", "short"])
+@pytest.mark.parametrize("offset", [(0.0, 0.0), (1.5, -0.75)])
+def test_each_back_lands_behind_its_front_when_the_sheet_is_turned_on_that_edge(
+        paper: str, card: str, edge: str, offset: tuple[float, float]) -> None:
+    imp = impose(13, settings_for(paper, card, duplex=edge, back_offset=offset))
+    assert len(imp.pages) % 2 == 0
+    for front_page, back_page in zip(imp.pages[::2], imp.pages[1::2]):
+        assert (front_page.kind, back_page.kind) == ("fronts", "backs")
+        backs = {s.card: s for s in back_page.backs}
+        assert set(backs) == {s.card for s in front_page.fronts}
+        for front in front_page.fronts:
+            back = backs[front.card]
+            x, y = turn_over(front.trim.cx, front.trim.cy, edge, front_page.width, front_page.height)
+            assert math.isclose(back.trim.cx, x + offset[0], abs_tol=1e-6)
+            assert math.isclose(back.trim.cy, y + offset[1], abs_tol=1e-6)
+            assert (round(back.trim.w, 6), round(back.trim.h, 6)) == (round(front.trim.w, 6), round(front.trim.h, 6))
+        check_sheet(back_page, offset=offset != (0.0, 0.0))
+
+
+def test_turning_a_portrait_sheet_on_its_long_edge_swaps_left_and_right() -> None:
+    # the physical model the test uses, pinned on the case everyone knows (a book's page)
+    assert turn_over(10, 20, "long", 210, 297) == pytest.approx((200, 20))
+    assert turn_over(10, 20, "short", 210, 297) == pytest.approx((10, 277))
+    assert turn_over(10, 20, "long", 297, 210) == pytest.approx((10, 190))
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("card", ["poker", "bridge", "square", "a6"])
+def test_gutter_fold_backs_mirror_their_fronts_across_the_fold(paper: str, card: str) -> None:
+    imp = impose(7, settings_for(paper, card, duplex="gutter"))
+    for sheet in imp.pages:
+        assert sheet.kind == "fronts and backs" and sheet.fold is not None
+        fold = sheet.fold
+        vertical = abs(fold.x0 - fold.x1) < 1e-9
+        backs = {s.card: s for s in sheet.backs}
+        assert set(backs) == {s.card for s in sheet.fronts}
+        for front in sheet.fronts:
+            back = backs[front.card]
+            expected = front.trim.mirrored_x(fold.x0) if vertical else front.trim.mirrored_y(fold.y0)
+            assert back.trim.rounded(5) == expected.rounded(5)
+            # a back across a level fold is drawn upside down, so it reads upright once folded
+            assert back.turn == (0 if vertical else 180)
+        for a in sheet.art:
+            assert not fold.crosses(a)
+
+
+def test_calibration_scales_sit_behind_the_crosses_with_the_offset() -> None:
+    s = settings_for(duplex="short", back_offset=(0.5, -1.0))
+    cal = calibration(s, 210, 297)
+    assert len(cal.targets) == len(cal.scales) == 5
+    for (x, y), (sx, sy) in zip(cal.targets, cal.scales):
+        bx, by = turn_over(x, y, "short", 210, 297)
+        assert (sx, sy) == pytest.approx((bx + 0.5, by - 1.0))
+    with pytest.raises(RequestError, match="^duplex: "):
+        calibration(settings_for(duplex="gutter"), 210, 297)
+
+
+# -- sizes ---------------------------------------------------------------------------------------
+
+
+def test_card_sizes_parse_presets_turned_presets_and_millimetres() -> None:
+    assert (parse_card_size("poker").width, parse_card_size("poker").height) == (63.5, 88.9)
+    turned = parse_card_size("Tarot-landscape")
+    assert (turned.width, turned.height, turned.name) == (120.0, 70.0, "tarot-landscape")
+    assert (parse_card_size("63.5x88.9").width, parse_card_size("70X120").height) == (63.5, 120.0)
+    for bad in ("huge", "0x50", "70x", "-3x40", "500x500", ""):
+        with pytest.raises(RequestError, match="^--size: "):
+            parse_card_size(bad, "--size")
+    with pytest.raises(RequestError, match="^paper: unknown paper 'a9'"):
+        parse_paper("a9")
