@@ -87,3 +87,10 @@ def output_path(out: str | Path, default_name: str) -> Path:
     if not os.access(ancestor, os.W_OK | os.X_OK):
         raise OutputError(f"{path}: cannot write: permission denied in {ancestor}")
     return path
+
+
+def write_files(folder: str | Path, files: dict[str, bytes]) -> list[Path]:
+    """Write several files under ``folder`` (names may hold subfolders), each atomically,
+    in name order. Returns the paths written."""
+    folder = Path(folder)
+    return [write_atomic(folder / name, files[name]) for name in sorted(files)]

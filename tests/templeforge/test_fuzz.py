@@ -245,7 +245,28 @@ def shapes_args(draw: st.DrawFn, workdir: Path) -> list[str]:
     return ["shapes", *draw(st.lists(NAMES, max_size=3)), draw(st.sampled_from(["--flips", "--no-flips"]))]
 
 
-COMMANDS = {"solve": solve_args, "verify-show": deck_args, "generate": generate_args, "shapes": shapes_args}
+PDF_OPTIONS = {
+    "--size": ["huge", "0x0", "mini-euro", "10x10", "500x500", "auto-landscape", "a5", "poker-landscape"],
+    "--paper": ["a9", "", "letter", "a3"],
+    "--duplex": ["both", "", "long", "gutter"],
+    "--back-offset": ["9,9", "1", "x,y", "nan,0", "0.5,-1"],
+    "--bleed": ["-1", "11", "nan", "0"],
+    "--pitch": ["5", "31", "x", "8"],
+    "--players": ["-1", "13", "1.5", "0"],
+}
+
+
+def pdf_args(draw: st.DrawFn, workdir: Path) -> list[str]:
+    path = where(draw, workdir, draw(deck_texts()), "deck.json")
+    options = draw(st.lists(st.sampled_from(sorted(PDF_OPTIONS)), max_size=2, unique=True))
+    args = ["pdf", path, "--no-previews", "--out", draw(st.sampled_from(["out", "out/", ".", "deck.json/x"]))]
+    for option in options:
+        args += [option, draw(st.sampled_from(PDF_OPTIONS[option]))]
+    return args
+
+
+COMMANDS = {"solve": solve_args, "verify-show": deck_args, "generate": generate_args, "shapes": shapes_args,
+            "pdf": pdf_args}
 
 
 @pytest.mark.parametrize("examples", SIZES)

@@ -63,3 +63,10 @@ def test_sizes_and_numbers() -> None:
     with pytest.raises(RequestError, match="at most"):
         parse.parse_int("3000000000", "n", high=2**31 - 1)
     assert parse.parse_offset("0.5,-1", "o") == (0.5, -1.0)
+
+
+def test_the_readme_holds_the_print_option_table() -> None:
+    from print.common.options import OPTIONS
+
+    table = markdown_table(OPTIONS)
+    assert table in README, f"the README's print option table is out of date:\n{table}"

@@ -1,0 +1,66 @@
+"""The print options, declared once (``generators.common.options.Option``): from them come
+the options of ``templeforge pdf``, the keys of a profile's print section and the README's
+table. Every game prints through the same sheet options; ``size``'s ``auto`` is settled by
+the game (the smallest preset that holds its largest card)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generators.common import parse
+from generators.common.options import Option
+from print.common.layout import DUPLEX, MAX_BLEED, MAX_OFFSET
+from print.common.sizes import PAPERS, CardSize, parse_card_size, parse_paper
+
+MIN_PITCH = 8.0    #: below this a printed cell's letter is too small to read, a paper block to pick up
+MAX_PITCH = 30.0
+MAX_PLAYERS = 12
+OUT = "output/{game}/"
+
+
+def _size(value: Any, name: str) -> CardSize | str:
+    if isinstance(value, str) and value.strip().lower() == "auto":
+        return "auto"
+    return parse_card_size(value, name)
+
+
+def _duplex(value: Any, name: str) -> str:
+    text = value.strip().lower() if isinstance(value, str) else value
+    if text not in DUPLEX:
+        from generators.common.errors import RequestError
+
+        raise RequestError(f"{name}: expected one of {', '.join(DUPLEX)}, got {value!r}")
+    return text
+
+
+def _offset(value: Any, name: str) -> tuple[float, float]:
+    x, y = parse.parse_offset(value, name)
+    if abs(x) > MAX_OFFSET or abs(y) > MAX_OFFSET:
+        from generators.common.errors import RequestError
+
+        raise RequestError(f"{name}: expected each of X,Y within +-{MAX_OFFSET:g} mm, got {value!r}")
+    return x, y
+
+
+OPTIONS = (
+    Option("size", _size, "auto", "card size: auto (the smallest preset that holds every card), `poker` 63.5 x 88.9, "
+           "`bridge` 57.15 x 88.9, `tarot` 70 x 120, `mini-euro` 44 x 68, `square` 70 x 70, `a6` 105 x 148, `a5` "
+           "148 x 210 (mm), `NAME-landscape`, or `WxH` in mm", metavar="auto|NAME|WxH"),
+    Option("paper", parse_paper, "a4", "paper: `a4`, `letter`, `a3` or `tabloid`; the page is turned whichever way "
+           "holds more cards", metavar="NAME", choices=tuple(PAPERS)),
+    Option("duplex", _duplex, "none", "card backs: none; `long` or `short` for duplex printing flipped on that edge "
+           "(backs on the following page, each behind its front); or `gutter` (fronts and backs on one page, "
+           "fold along the dashed line)", metavar="|".join(DUPLEX), choices=DUPLEX),
+    Option("back_offset", _offset, "0,0", f"shift duplex backs X mm right and Y mm up on the back page (within "
+           f"{MAX_OFFSET:g} mm) for a printer that misregisters: read it off calibration.pdf", metavar="X,Y"),
+    Option("bleed", lambda v, n: parse.parse_float(v, n, low=0, high=MAX_BLEED), 3.0,
+           f"card art runs this far past the cut line, in mm (0-{MAX_BLEED:g}); a 3 mm safe zone inside the cut "
+           f"holds every word and symbol", metavar="MM", default_text="3"),
+    Option("pitch", lambda v, n: parse.parse_float(v, n, low=MIN_PITCH, high=MAX_PITCH), 15.0,
+           f"the cell of the printed lock and of the paper blocks, in mm ({MIN_PITCH:g}-{MAX_PITCH:g})",
+           metavar="MM", default_text="15"),
+    Option("players", lambda v, n: parse.parse_int(v, n, low=0, high=MAX_PLAYERS), 4,
+           f"player sets of paper blocks (0-{MAX_PLAYERS}; 0: no blocks.pdf)", metavar="N"),
+    Option("out", lambda v, n: str(v), OUT, "output folder", metavar="DIR", default_text="output/GAME/",
+           path=True, recorded=False),
+)

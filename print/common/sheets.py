@@ -1,0 +1,144 @@
+"""Drawing imposed sheets: the cards a game draws, and around them what every sheet carries:
+crop marks, a fold line, and in the margin the deck's name, the page number, the ids of the
+cards on the page and a 100 mm ruler; and the duplex calibration sheet."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from print.common import colours
+from print.common.layout import RULER, Box, Calibration, Imposition, Segment, Slot
+from print.common.pdf import SMALL, Document, Pen, text_width
+
+Draw = Callable[[Pen, Slot], None]
+
+MARK_WIDTH = 0.25
+MARK_COLOUR = "#000000"
+
+
+def id_ranges(ids: Sequence[object]) -> str:
+    """Card ids for the margin: runs of consecutive numbers as ``1-8``, others as written."""
+    parts: list[str] = []
+    run: list[int] = []
+
+    def flush() -> None:
+        if run:
+            parts.append(f"{run[0]}-{run[-1]}" if len(run) > 2 else ", ".join(map(str, run)))
+            run.clear()
+
+    for i in ids:
+        if isinstance(i, int) and not isinstance(i, bool) and run and i == run[-1] + 1:
+            run.append(i)
+            continue
+        flush()
+        if isinstance(i, int) and not isinstance(i, bool):
+            run.append(i)
+        else:
+            parts.append(str(i))
+    flush()
+    return ", ".join(parts)
+
+
+def fit_text(text: str, size: float, width: float) -> str:
+    """``text`` cut to ``width`` mm with an ellipsis."""
+    if text_width(text, size) <= width:
+        return text
+    while text and text_width(text + " ...", size) > width:
+        text = text[:-1]
+    return text.rstrip(", ") + " ..."
+
+
+def draw_imposition(doc: Document, imposition: Imposition, *, title: str, ids: Sequence[object],
+                    front: Draw, back: Draw | None) -> None:
+    """Every page of ``imposition``: ``front`` draws a card's face in its slot and ``back``
+    its back (each clipped to the slot's bleed box)."""
+    total = len(imposition.pages)
+    for sheet in imposition.pages:
+        with doc.sheet(sheet) as pen:
+            for slot in sheet.fronts:
+                with pen.clipped(slot.bleed):
+                    front(pen, slot)
+            if back is not None:
+                for slot in sheet.backs:
+                    with pen.clipped(slot.bleed), pen.turned(slot.trim, slot.turn):
+                        back(pen, slot)
+            pen.lines(sheet.marks, MARK_WIDTH, MARK_COLOUR)
+            if sheet.fold is not None:
+                _fold(pen, sheet.fold)
+            if sheet.info is not None:
+                shown = [ids[k] for k in sheet.cards]
+                margin_note(pen, sheet.info, f"{title}  |  page {sheet.number} of {total}: {sheet.kind}",
+                            f"cards {id_ranges(shown)}" if shown else "")
+
+
+def margin_note(pen: Pen, band: Box, first: str, second: str = "", ruler: bool = True) -> None:
+    """The margin band: two lines of text on the left, the ruler on the right."""
+    room = band.w - (RULER + 14 if ruler else 0)
+    pen.text(band.x, band.y + band.h - 3.0, fit_text(first, SMALL, room), SMALL)
+    if second:
+        pen.text(band.x, band.y + band.h - 6.0, fit_text(second, SMALL, room), SMALL, colour="#444444")
+    if ruler:
+        pen.ruler(band.x1 - RULER - 12, band.y + 1.2)
+
+
+def _fold(pen: Pen, fold: Segment) -> None:
+    pen.line(fold, 0.25, "#777777", dash=(2.0, 1.5))
+    horizontal = abs(fold.y1 - fold.y0) < 1e-6
+    if horizontal:
+        pen.text(fold.x0 + 1, fold.y0 + 0.8, "fold", 5, colour="#777777")
+    else:
+        pen.text(fold.x0 - 0.8, fold.y0 + 1, "fold", 5, colour="#777777", angle=90)
+
+
+# -- calibration ----------------------------------------------------------------------------
+
+SCALE = 5  #: the scale reads -5 .. +5 mm
+
+
+def draw_calibration(doc: Document, cal: Calibration, title: str) -> None:
+    """Two pages: crosses on the front, scales behind them on the back."""
+    how = ("flip on long edge" if cal.duplex == "long" else "flip on short edge")
+    assert cal.printable is not None
+    with doc.page(cal.width, cal.height) as pen:
+        for x, y in cal.targets:
+            pen.lines([Segment(x - 9, y, x + 9, y), Segment(x, y - 9, x, y + 9)], 0.15)
+            pen.circle(x, y, 1.2, fill=None, stroke=colours.INK, width=0.15)
+        top = cal.printable.y1
+        lines = [
+            f"{title}: duplex calibration, page 1 of 2 (fronts)",
+            f"Print both pages double-sided ({how}) at 100% (no 'fit to page'); check the ruler.",
+            "Hold the sheet up to the light and read, on the back, where each cross of this side falls:",
+            "the number under its upright line is X, beside its level line Y. Pass the middle reading",
+            "as --back-offset X,Y (the crosses near the corners show whether the misregistration is a",
+            f"shift or a turn). These scales already include --back-offset {cal.offset[0]:g},{cal.offset[1]:g}.",
+        ]
+        for i, text in enumerate(lines):
+            pen.text(cal.printable.x, top - 4 - i * 3.6, text, 7.0, bold=i == 0)
+        margin_note(pen, Box(cal.printable.x, cal.printable.y, cal.printable.w, 8), "calibration: fronts")
+    with doc.page(cal.width, cal.height) as pen:
+        for x, y in cal.scales:
+            _scale(pen, x, y, cal.offset)
+        pen.text(cal.printable.x, cal.printable.y1 - 4, f"{title}: duplex calibration, page 2 of 2 (backs): "
+                 f"read X on the level scale, Y on the upright one", 7.0, bold=True)
+        margin_note(pen, Box(cal.printable.x, cal.printable.y, cal.printable.w, 8), "calibration: backs")
+
+
+def _scale(pen: Pen, x: float, y: float, offset: tuple[float, float]) -> None:
+    """Two scales about (x, y), where the front's cross should fall: a level one 6 mm below
+    (read X where the cross's upright line meets it) and an upright one 6 mm to the right
+    (read Y where its level line meets it); a mark every 0.5 mm, numbered every 2 mm with
+    the back offset that reading means."""
+    level, upright = y - 6, x + 6
+    ticks = [Segment(x - SCALE, level, x + SCALE, level), Segment(upright, y - SCALE, upright, y + SCALE)]
+    for half in range(-2 * SCALE, 2 * SCALE + 1):
+        d = half / 2
+        tall = 2.0 if half % 4 == 0 else 1.3 if half % 2 == 0 else 0.7
+        ticks.append(Segment(x + d, level, x + d, level + tall))
+        ticks.append(Segment(upright, y + d, upright - tall, y + d))
+    pen.lines(ticks, 0.12)
+    for n, d in enumerate(range(-SCALE + 1, SCALE, 2)):
+        # numbers every 2 mm, staggered so that wide ones (-3.5) do not run into each other
+        pen.text(x + d, level - (2.2 if n % 2 == 0 else 4.0), f"{offset[0] + d:g}", 4.2, anchor="middle")
+        pen.text(upright + 0.8, y + d - 0.5, f"{offset[1] + d:g}", 4.2)
+    pen.text(x - SCALE - 1, level - 0.6, "X", 6, bold=True, anchor="end")
+    pen.text(upright, y + SCALE + 1.2, "Y", 6, bold=True, anchor="middle")

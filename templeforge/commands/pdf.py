@@ -1,0 +1,71 @@
+"""``templeforge pdf``: print-and-play PDFs of a deck (cards, answer key, paper pieces) and
+PNG previews of every page."""
+
+from __future__ import annotations
+
+import importlib
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+# the declarations are light (no ReportLab): `templeforge --help` stays quick
+from print.common.options import OPTIONS  # noqa: E402  (after the templeforge imports on purpose)
+from templeforge.options import declared
+from templeforge.terminal import plural
+
+
+@click.command()
+@click.argument("deck_file", metavar="DECK.json")
+@declared(OPTIONS)
+@click.option("--previews/--no-previews", default=True, help="Render PNG previews of every page and a contact "
+              "sheet of the card fronts [default: on]")
+def pdf(deck_file: str, previews: bool, **given: Any) -> None:
+    """Write print-and-play PDFs for a deck: cards.pdf (fronts, and backs unless --duplex
+    none), answers.pdf (a solution of every face), blocks.pdf (paper blocks at the cards'
+    pitch), calibration.pdf (with --duplex long or short) and previews/*.png.
+
+    Every card is printed with crop marks; each page's margin carries the deck's name, the
+    page number, the ids of its cards and a 100 mm ruler (measure it: if it is not 100 mm,
+    the printer scaled the page; print at 100%). Files are written to temporary names and
+    renamed into place; a bad option writes nothing. Exit status: 0 written, 2 bad input.
+
+    Example:
+
+        templeforge pdf output/puzzle-temple/deck.json --paper letter --duplex long
+    """
+    from generators import read_deck
+    from generators.common.options import resolve
+
+    given = {k: v for k, v in given.items() if v is not None}
+    resolved = resolve(OPTIONS, given)
+    info, deck = read_deck(deck_file)
+    module = importlib.import_module(f"print.{info.package.rsplit('.', 1)[1]}")
+    unused = sorted(set(given) - module.USES)
+    if unused:
+        flags = ", ".join(o.flag for o in OPTIONS if o.name in unused)
+        raise click.UsageError(f"{flags}: not used for {info.title} decks")
+    out = Path(str(resolved.values["out"]).format(game=info.name))
+    from generators.common.files import output_path, write_files
+
+    output_path(f"{out}/", "cards.pdf")  # can be written, checked before any work
+    started = time.perf_counter()
+    printed = module.make(deck, module.request(resolved.values), module.deck_title(deck, deck_file))
+    files = dict(printed.files)
+    if previews:
+        from print.common.previews import previews as render_previews
+
+        files.update(render_previews(printed.files, printed.imposition, [str(c.id) for c in deck.cards]))
+    written = write_files(out, files)
+    if previews:  # pages of an earlier, longer run would mislead
+        for old in sorted((out / "previews").glob("*.png")):
+            if f"previews/{old.name}" not in files:
+                old.unlink()
+    took = time.perf_counter() - started
+    for line in module.summary(printed):
+        click.echo(line)
+    click.echo(f"wrote {plural(len(written), 'file')} to {out}/ in {took:.1f} s")
+
+
+command = pdf
