@@ -40,7 +40,7 @@ from solver.shapes import Shape
 from solver.verify import verify_tiling
 
 TITLE = "Puzzle Temple"
-USES = frozenset({"size", "paper", "duplex", "back_offset", "bleed", "pitch", "players", "out"})
+USES = frozenset({"size", "paper", "duplex", "back_offset", "bleed", "safe", "margin", "pitch", "players", "out"})
 
 Cell = tuple[int, int]
 
@@ -688,7 +688,7 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
         cal = Document(Meta(f"{title}: duplex calibration", "read your printer's back offset", TITLE), request.duplex)
         draw_calibration(cal, calibration(settings, imposition.width, imposition.height), title)
         files["calibration.pdf"] = cal.data()
-    solved_here = sum(1 for f in found for a in f if a.note)
+    solved_here = sum(1 for f in found for a in f if a.note and a.solution is not None)
     unsolvable = sum(1 for f in found for a in f if a.solution is None)
     return Printed(files, size, imposition, lays, packing, key_doc.pages, solved_here, unsolvable)
 
@@ -701,7 +701,8 @@ def deck_title(deck: Deck, path: str | Path) -> str:
 def request(values: Mapping[str, object]) -> Request:
     """The request from the parsed print options (``print.common.options``)."""
     return Request(values["size"], values["paper"], values["duplex"], values["back_offset"],  # type: ignore[arg-type]
-                   values["bleed"], values["pitch"], values["players"])  # type: ignore[arg-type]
+                   values["bleed"], values["pitch"], values["players"], values["safe"],  # type: ignore[arg-type]
+                   values["margin"])  # type: ignore[arg-type]
 
 
 def summary(printed: Printed) -> list[str]:

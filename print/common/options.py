@@ -54,8 +54,12 @@ OPTIONS = (
     Option("back_offset", _offset, "0,0", f"shift duplex backs X mm right and Y mm up on the back page (within "
            f"{MAX_OFFSET:g} mm) for a printer that misregisters: read it off calibration.pdf", metavar="X,Y"),
     Option("bleed", lambda v, n: parse.parse_float(v, n, low=0, high=MAX_BLEED), 3.0,
-           f"card art runs this far past the cut line, in mm (0-{MAX_BLEED:g}); a 3 mm safe zone inside the cut "
-           f"holds every word and symbol", metavar="MM", default_text="3"),
+           f"card art runs this far past the cut line, in mm (0-{MAX_BLEED:g})", metavar="MM", default_text="3"),
+    Option("safe", lambda v, n: parse.parse_float(v, n, low=0, high=10), 3.0,
+           "the safe zone inside the cut line, in mm (0-10): every word and symbol of a card stays inside it",
+           metavar="MM", default_text="3"),
+    Option("margin", lambda v, n: parse.parse_float(v, n, low=0, high=30), 5.0,
+           "the paper's unprintable margin, in mm (0-30): nothing is drawn in it", metavar="MM", default_text="5"),
     Option("pitch", lambda v, n: parse.parse_float(v, n, low=MIN_PITCH, high=MAX_PITCH), 15.0,
            f"the cell of the printed lock and of the paper blocks, in mm ({MIN_PITCH:g}-{MAX_PITCH:g})",
            metavar="MM", default_text="15"),

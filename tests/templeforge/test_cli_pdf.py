@@ -75,6 +75,8 @@ def test_a_hand_written_deck_is_printed_with_answers_found_here(tmp_path: Path) 
     (["--bleed", "-1"], "--bleed: expected at least 0, got -1"),
     (["--pitch", "5"], "--pitch: expected at least 8, got 5"),
     (["--players", "-2"], "--players: expected at least 0, got -2"),
+    (["--margin", "31"], "--margin: expected at most 30, got 31"),
+    (["--safe", "-1"], "--safe: expected at least 0, got -1"),
     (["--duplex", "both"], "--duplex: expected one of none, long, short, gutter"),
     (["--back-offset", "9,0", "--duplex", "long"], "--back-offset: expected each of X,Y within +-5 mm"),
     (["--back-offset", "1,0"], "back-offset: shifts duplex backs; it has no effect with --duplex none"),

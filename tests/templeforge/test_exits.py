@@ -25,7 +25,9 @@ def test_help_loads_no_solver_and_no_printing_library() -> None:
     code = ("import sys; from click.testing import CliRunner; from templeforge.cli import main; "
             "r = CliRunner().invoke(main, ['--help']); assert r.exit_code == 0; "
             "r = CliRunner().invoke(main, ['generate', '--help']); assert r.exit_code == 0; "
-            "heavy = [m for m in ('ortools', 'numba', 'numpy', 'jsonschema', 'cadquery', 'reportlab') "
+            "r = CliRunner().invoke(main, ['pdf', '--help']); assert r.exit_code == 0; "
+            "heavy = [m for m in ('ortools', 'numba', 'numpy', 'jsonschema', 'cadquery', 'reportlab', 'pypdfium2', "
+            "'PIL') "
             "if m in sys.modules]; print(heavy)")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
