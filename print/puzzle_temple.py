@@ -33,7 +33,7 @@ from generators.puzzle_temple.deck import Card, Deck, Face
 from print.common import colours
 from print.common.layout import FOOTER, Box, Imposition, Segment, Settings, Slot, calibration, impose
 from print.common.pdf import Document, Meta, Pen, text_width
-from print.common.sheets import draw_calibration, draw_imposition, fit_text, margin_note
+from print.common.sheets import draw_calibration, draw_imposition, margin_note, wrap
 from print.common.sizes import CardSize, Paper, presets
 from solver import tiling
 from solver.shapes import Shape
@@ -463,7 +463,9 @@ def draw_answers(doc: Document, deck: Deck, found: Sequence[tuple[Answer, ...]],
                     grid_top = top - 12.5
                     if ans.solution is None:
                         pen.cells(lay.lock, x, grid_top, cell, "#EEEEEE", grid=GRID)
-                        _wrapped(pen, x, grid_top - _extent(lay.lock)[0] * cell - 2.6, ans.reason or "", slot_w - 2)
+                        below = grid_top - _extent(lay.lock)[0] * cell - 2.6
+                        for n, line in enumerate(wrap(ans.reason or "", 5.5, slot_w - 2)):
+                            pen.text(x, below - n * 2.4, line, 5.5, colour="#B00000")
                         continue
                     for name, cells in sorted(ans.solution.items()):
                         drawn = _as_drawn(cells, card, lay)
@@ -473,21 +475,6 @@ def draw_answers(doc: Document, deck: Deck, found: Sequence[tuple[Answer, ...]],
             margin_note(pen, Box(margin, margin, width - 2 * margin, FOOTER),
                         f"{title}  |  answer key, page {p + 1} of {pages}",
                         "each face's stored solution; 'solved here' marks one this tool found for a hand-written deck")
-
-
-def _wrapped(pen: Pen, x: float, y: float, text: str, width: float) -> None:
-    words, line, n = text.split(), "", 0
-    for word in words:
-        trial = f"{line} {word}".strip()
-        if text_width(trial, 5.5) > width and line:
-            pen.text(x, y - n * 2.4, line, 5.5, colour="#B00000")
-            line, n = word, n + 1
-            if n == 3:
-                line = fit_text(" ".join(words), 5.5, width)
-                break
-        else:
-            line = trial
-    pen.text(x, y - n * 2.4, line, 5.5, colour="#B00000")
 
 
 def _as_drawn(cells: Sequence[Cell], card: Card, lay: CardLayout) -> tuple[Cell, ...]:

@@ -10,7 +10,6 @@ machine that opens it. Every page gets a TrimBox and a BleedBox around its cards
 from __future__ import annotations
 
 import io
-import math
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -309,7 +308,3 @@ class Document:
 def _within(box: Box, outer: Box) -> Box:
     x, y = max(box.x, outer.x), max(box.y, outer.y)
     return Box(x, y, min(box.x1, outer.x1) - x, min(box.y1, outer.y1) - y)
-
-
-def ceil_to(value: float, step: float) -> float:
-    return math.ceil(value / step - 1e-9) * step

@@ -48,6 +48,27 @@ def fit_text(text: str, size: float, width: float) -> str:
     return text.rstrip(", ") + " ..."
 
 
+def wrap(text: str, size: float, width: float, lines: int = 3) -> list[str]:
+    """``text`` broken into at most ``lines`` lines of ``width`` mm at ``size`` points (the
+    last cut with an ellipsis if the text runs on)."""
+    out: list[str] = []
+    line = ""
+    words = text.split()
+    for i, word in enumerate(words):
+        trial = f"{line} {word}".strip()
+        if line and text_width(trial, size) > width:
+            out.append(line)
+            line = word
+            if len(out) == lines - 1:
+                line = fit_text(" ".join(words[i:]), size, width)
+                break
+        else:
+            line = trial
+    if line:
+        out.append(line)
+    return out
+
+
 def draw_imposition(doc: Document, imposition: Imposition, *, title: str, ids: Sequence[object],
                     front: Draw, back: Draw | None) -> None:
     """Every page of ``imposition``: ``front`` draws a card's face in its slot and ``back``
