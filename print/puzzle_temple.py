@@ -468,7 +468,7 @@ def draw_answers(doc: Document, deck: Deck, found: Sequence[tuple[Answer, ...]],
                             pen.text(x, below - n * 2.4, line, 5.5, colour="#B00000")
                         continue
                     for name, cells in sorted(ans.solution.items()):
-                        drawn = _as_drawn(cells, card, lay)
+                        drawn = as_drawn(cells, card, lay)
                         pen.cells(drawn, x, grid_top, cell, palette[name], edge_width=0.3, letter=key[name],
                                   letter_size=min(7.0, cell * 2.0))
                 top -= entry_h
@@ -477,7 +477,7 @@ def draw_answers(doc: Document, deck: Deck, found: Sequence[tuple[Answer, ...]],
                         "each face's stored solution; 'solved here' marks one this tool found for a hand-written deck")
 
 
-def _as_drawn(cells: Sequence[Cell], card: Card, lay: CardLayout) -> tuple[Cell, ...]:
+def as_drawn(cells: Sequence[Cell], card: Card, lay: CardLayout) -> tuple[Cell, ...]:
     """Solution cells in the lock's frame as the card draws it (turned alike)."""
     if not lay.turned:
         return tuple(cells)

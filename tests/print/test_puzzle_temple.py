@@ -296,3 +296,19 @@ def test_the_lock_is_printed_at_the_pitch_and_a_paper_block_matches_its_cell(pri
     assert len(block_gaps) == 4, "an I4 block shows its outline and three cell lines"
     for g in block_gaps:
         assert g == pytest.approx(gaps[0], abs=1.5), "a paper block's cell differs from the card's lock cell"
+
+
+def test_the_answer_key_draws_each_solution_on_the_lock_as_the_card_shows_it(print_deck: Deck) -> None:
+    turned = 0
+    for card in print_deck.cards:
+        # a card size that only the lock turned a quarter fits, where there is one
+        options = pt._options(print_deck, card, 15.0)
+        sizes = [CardSize("t", o.width + 6, o.height + 6) for o in options if o.turned]
+        sizes = [z for z in sizes if not any(pt._fits(o, z, 3.0) for o in options if not o.turned)]
+        for size in sizes[:1] + [pt.choose_size(print_deck, 15.0, 3.0)]:
+            lay = pt.layout(print_deck, card, size, 15.0, 3.0)
+            turned += lay.turned
+            for a in pt.answers(print_deck, card):
+                drawn = [c for cells in a.solution.values() for c in pt.as_drawn(cells, card, lay)]
+                assert sorted(drawn) == sorted(lay.lock)
+    assert turned > 0
