@@ -1,0 +1,126 @@
+"""Parts arranged on printer beds, as data: which plate, where, turned or not.
+
+Each part is a footprint (its bounding rectangle on the bed). ``pack`` places them first-fit
+decreasing on shelves: tallest first, each on the first shelf of the first plate with room,
+turned a quarter when that fits better, every part at least ``gap`` from every other and
+``edge`` from the bed's border. Tests check the geometry, not the algorithm.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from generators.common.errors import RequestError
+
+EDGE = 3.0  #: least distance from a part to the bed's border
+
+
+@dataclass(frozen=True, slots=True)
+class Footprint:
+    """A part's bounding rectangle on the bed: ``key`` names it (``card-7``)."""
+
+    key: str
+    width: float
+    depth: float
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """A part on a plate: its lower-left corner (x, y) and its size as placed."""
+
+    key: str
+    x: float
+    y: float
+    width: float
+    depth: float
+    turned: bool = False
+
+    @property
+    def x1(self) -> float:
+        return self.x + self.width
+
+    @property
+    def y1(self) -> float:
+        return self.y + self.depth
+
+    def distance(self, other: Placed) -> float:
+        """The gap between two rectangles (0 when they touch or overlap)."""
+        dx = max(0.0, max(self.x, other.x) - min(self.x1, other.x1))
+        dy = max(0.0, max(self.y, other.y) - min(self.y1, other.y1))
+        return math.hypot(dx, dy)
+
+
+@dataclass(frozen=True, slots=True)
+class Plate:
+    index: int
+    parts: tuple[Placed, ...]
+
+
+@dataclass
+class _Shelf:
+    y: float
+    depth: float
+    x: float
+
+
+@dataclass
+class _Open:
+    shelves: list[_Shelf] = field(default_factory=list)
+    parts: list[Placed] = field(default_factory=list)
+    top: float = EDGE
+
+
+def pack(parts: Sequence[Footprint], width: float, depth: float, gap: float, edge: float = EDGE) -> list[Plate]:
+    """Arrange ``parts`` on as few ``width`` x ``depth`` beds as the shelves allow.
+
+    Raises:
+        RequestError: a part that fits no bed either way round (naming it and its size).
+    """
+    usable_w, usable_d = width - 2 * edge, depth - 2 * edge
+    for p in parts:
+        fits = (p.width <= usable_w and p.depth <= usable_d) or (p.depth <= usable_w and p.width <= usable_d)
+        if not fits:
+            raise RequestError(f"printer: part {p.key} ({p.width:.1f} x {p.depth:.1f} mm) is larger than the "
+                               f"{width:g} x {depth:g} mm bed")
+    order = sorted(parts, key=lambda p: (-max(p.width, p.depth), -min(p.width, p.depth), p.key))
+    plates: list[_Open] = []
+    for part in order:
+        # lie long side along x, so that shelves stay low
+        w, d = max(part.width, part.depth), min(part.width, part.depth)
+        turned = part.width < part.depth
+        if w > usable_w:
+            w, d, turned = d, w, not turned
+        placed = None
+        for plate in plates:
+            placed = _place(plate, part.key, w, d, turned, width, depth, gap, edge)
+            if placed:
+                break
+        if not placed:
+            plates.append(_Open())
+            placed = _place(plates[-1], part.key, w, d, turned, width, depth, gap, edge)
+            assert placed, "a part that fits the bed fits an empty plate"
+    return [Plate(i + 1, tuple(p.parts)) for i, p in enumerate(plates)]
+
+
+def _place(plate: _Open, key: str, w: float, d: float, turned: bool, width: float, depth: float, gap: float,
+           edge: float) -> bool:
+    for shelf in plate.shelves:
+        if d <= shelf.depth + 1e-9 and shelf.x + w <= width - edge + 1e-9:
+            plate.parts.append(Placed(key, round(shelf.x, 6), round(shelf.y, 6), w, d, turned))
+            shelf.x += w + gap
+            return True
+    y = plate.top if not plate.shelves else plate.shelves[-1].y + plate.shelves[-1].depth + gap
+    if y + d > depth - edge + 1e-9:
+        return False
+    plate.shelves.append(_Shelf(y, d, edge + w + gap))
+    plate.parts.append(Placed(key, round(edge, 6), round(y, 6), w, d, turned))
+    return True
+
+
+def lower_bound(parts: Sequence[Footprint], width: float, depth: float, gap: float, edge: float = EDGE) -> int:
+    """No arrangement uses fewer plates: the parts' areas (each grown by half the gap all
+    round) over the bed's."""
+    area = sum((p.width + gap) * (p.depth + gap) for p in parts)
+    return max(1, math.ceil(area / ((width - 2 * edge + gap) * (depth - 2 * edge + gap)) - 1e-9))

@@ -1,0 +1,192 @@
+"""The physical parameters of a printed kit, and the printers it can be printed on.
+
+Every dimension is declared once (``Parameter``: its unit, default, bounds and the reason for
+its default) and read from a TOML settings file whose keys are the parameter names. The
+defaults print well on a 0.4 mm nozzle. ``Physical.problems`` checks what no single bound
+can: a deboss depth that is not a whole number of layers, text whose strokes are thinner
+than the nozzle can draw, a block taller than its pocket is deep.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from generators.common.errors import RequestError
+from solver.textfiles import parse_toml, read_text
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    """One physical parameter: ``name`` (the settings key), ``default``, ``unit``, the bounds
+    ``low``..``high`` and ``reason`` (why the default is what it is)."""
+
+    name: str
+    default: float
+    unit: str
+    low: float
+    high: float
+    reason: str
+
+
+PARAMETERS = (
+    Parameter("pitch", 15.0, "mm", 8.0, 30.0, "the cell of blocks and lock pockets: blocks comfortable to pick up, "
+              "the same pitch as the paper blocks"),
+    Parameter("block_height", 6.0, "mm", 2.0, 20.0, "tall enough to grip, low enough to print without supports"),
+    Parameter("card_thickness", 4.0, "mm", 1.5, 12.0, "a card plate stiff enough not to warp"),
+    Parameter("pocket_depth", 2.4, "mm", 0.6, 10.0, "holds the blocks in place; a multiple of the layer height"),
+    Parameter("clearance", 0.2, "mm", 0.1, 0.4, "slip fit per side between a block and a pocket wall on a "
+              "0.4 mm nozzle (print the fit-test coupon to choose yours)"),
+    Parameter("deboss_depth", 0.6, "mm", 0.6, 2.0, "indented numbers and icons read in one colour at 0.6 mm; a "
+              "multiple of the layer height"),
+    Parameter("bottom_chamfer", 0.4, "mm", 0.0, 1.0, "counters elephant foot (0.3-0.5 mm suits most printers)"),
+    Parameter("top_fillet", 0.6, "mm", 0.0, 2.0, "softens the top edges a hand touches"),
+    Parameter("text_size", 5.0, "mm", 2.0, 20.0, "cap height of numbers and labels"),
+    Parameter("min_stroke", 0.8, "mm", 0.4, 3.0, "the thinnest line a 0.4 mm nozzle prints cleanly: two perimeters"),
+    Parameter("layer_height", 0.2, "mm", 0.04, 0.4, "the layer height the depths are multiples of"),
+    Parameter("nozzle", 0.4, "mm", 0.2, 1.0, "the nozzle diameter the strokes are checked against"),
+    Parameter("part_gap", 5.0, "mm", 2.0, 30.0, "space between parts on a plate"),
+    Parameter("density", 1.24, "g/cm3", 0.5, 3.0, "filament density for the bill of materials (PLA)"),
+)
+
+BY_NAME = {p.name: p for p in PARAMETERS}
+
+#: Bold sans strokes are about this share of the text's cap height.
+STROKE_PER_CAP = 0.16
+
+
+@dataclass(frozen=True, slots=True)
+class Printer:
+    """A printer preset: its bed, in mm."""
+
+    name: str
+    title: str
+    width: float
+    depth: float
+    height: float
+
+
+PRINTERS = {p.name: p for p in (
+    Printer("bambu-x1", "Bambu Lab X1", 256, 256, 256),
+    Printer("bambu-p1", "Bambu Lab P1", 256, 256, 256),
+    Printer("bambu-a1", "Bambu Lab A1", 256, 256, 256),
+    Printer("bambu-a1-mini", "Bambu Lab A1 mini", 180, 180, 180),
+    Printer("prusa-mk4", "Prusa MK4", 250, 210, 220),
+    Printer("ender3", "Creality Ender-3", 220, 220, 250),
+)}
+
+
+def printer(name: str, field: str = "printer") -> Printer:
+    """Raises RequestError naming ``field`` for an unknown printer."""
+    if name not in PRINTERS:
+        raise RequestError(f"{field}: unknown printer {name!r} (expected {', '.join(PRINTERS)})")
+    return PRINTERS[name]
+
+
+@dataclass(frozen=True, slots=True)
+class Physical:
+    """The values of every parameter, in their units."""
+
+    pitch: float = 15.0
+    block_height: float = 6.0
+    card_thickness: float = 4.0
+    pocket_depth: float = 2.4
+    clearance: float = 0.2
+    deboss_depth: float = 0.6
+    bottom_chamfer: float = 0.4
+    top_fillet: float = 0.6
+    text_size: float = 5.0
+    min_stroke: float = 0.8
+    layer_height: float = 0.2
+    nozzle: float = 0.4
+    part_gap: float = 5.0
+    density: float = 1.24
+
+    def problems(self, source: str = "settings") -> list[str]:
+        """Every value out of its bounds, and every rule between values that fails."""
+        out = []
+        for f in fields(self):
+            p = BY_NAME[f.name]
+            value = getattr(self, f.name)
+            if not p.low <= value <= p.high:
+                out.append(f"{source}: {p.name}: expected {p.low:g}-{p.high:g} {p.unit}, got {value:g}")
+        if out:
+            return out
+        for name in ("deboss_depth", "pocket_depth"):
+            value = getattr(self, name)
+            layers = value / self.layer_height
+            if abs(layers - round(layers)) > 1e-6:
+                out.append(f"{source}: {name}: {value:g} mm is not a whole number of {self.layer_height:g} mm "
+                           f"layers (try {math.ceil(layers - 1e-6) * self.layer_height:g})")
+        if self.min_stroke < self.nozzle:
+            out.append(f"{source}: min_stroke: {self.min_stroke:g} mm is thinner than the {self.nozzle:g} mm nozzle")
+        stroke = self.text_size * STROKE_PER_CAP
+        if stroke < self.min_stroke - 1e-9:
+            least = math.ceil(self.min_stroke / STROKE_PER_CAP * 10) / 10
+            out.append(f"{source}: text_size: {self.text_size:g} mm text has {stroke:.2f} mm strokes, thinner than "
+                       f"min_stroke {self.min_stroke:g} mm (use text_size >= {least:g})")
+        if self.pocket_depth >= self.card_thickness - 0.6:
+            out.append(f"{source}: pocket_depth: {self.pocket_depth:g} mm leaves less than 0.6 mm of floor in a "
+                       f"{self.card_thickness:g} mm card")
+        if self.deboss_depth >= self.card_thickness - self.pocket_depth:
+            out.append(f"{source}: deboss_depth: {self.deboss_depth:g} mm would cut through the card's floor")
+        if self.bottom_chamfer * 2 >= self.pitch / 2:
+            out.append(f"{source}: bottom_chamfer: {self.bottom_chamfer:g} mm is too large for a "
+                       f"{self.pitch:g} mm cell")
+        return out
+
+    def checked(self, source: str = "settings") -> Physical:
+        problems = self.problems(source)
+        if problems:
+            raise RequestError(problems)
+        return self
+
+    def as_table(self) -> list[tuple[str, str, str]]:
+        """(name, value with unit, reason) for every parameter, for reports."""
+        return [(p.name, f"{getattr(self, p.name):g} {p.unit}", p.reason) for p in PARAMETERS]
+
+
+def physical_from(data: Mapping[str, Any], source: str = "settings") -> Physical:
+    """A ``Physical`` from a settings table: unknown keys and non-numbers are errors, each
+    naming the key; missing keys keep their defaults.
+
+    Raises:
+        RequestError: every problem found.
+    """
+    problems = []
+    values: dict[str, float] = {}
+    for key, value in data.items():
+        if key not in BY_NAME:
+            problems.append(f"{source}: {key}: not a setting (settings are {', '.join(BY_NAME)})")
+        elif isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            problems.append(f"{source}: {key}: expected a number in {BY_NAME[key].unit}, got {value!r}")
+        else:
+            values[key] = float(value)
+    if problems:
+        raise RequestError(problems)
+    return Physical(**values).checked(source)
+
+
+def load_settings(path: str | Path) -> Physical:
+    """Read a TOML settings file (``pitch = 15.0`` ...; see ``settings_toml``).
+
+    Raises:
+        RequestError: the file cannot be read or parsed, or a value is wrong (naming the
+            file and key).
+    """
+    text = read_text(path, RequestError)
+    return physical_from(parse_toml(text, str(path), RequestError), str(path))
+
+
+def settings_toml(physical: Physical | None = None) -> str:
+    """A settings file with every parameter, its unit and its reason as comments."""
+    physical = physical or Physical()
+    lines = ["# Templeforge physical settings: every length in mm", ""]
+    for p in PARAMETERS:
+        lines.append(f"# {p.reason} ({p.unit}, {p.low:g}-{p.high:g})")
+        lines.append(f"{p.name} = {getattr(physical, p.name)!r}")
+        lines.append("")
+    return "\n".join(lines)

@@ -1,0 +1,92 @@
+"""The 3MF writer: lib3mf reads every file in strict mode, and the slicer metadata says what
+each part is printed in."""
+
+from __future__ import annotations
+
+import io
+import xml.etree.ElementTree as ET
+import zipfile
+
+import lib3mf
+import pytest
+
+from cad.common import threemf
+from cad.common.meshes import box
+
+WRAPPER = lib3mf.get_wrapper()
+
+
+def read_strict(data: bytes) -> lib3mf.Model:
+    model = WRAPPER.CreateModel()
+    reader = model.QueryReader("3mf")
+    reader.SetStrictModeActive(True)
+    reader.ReadFromBuffer(bytearray(data))
+    return model
+
+
+def project(changes: tuple[threemf.ColourChange, ...] = ()) -> threemf.Project:
+    card = threemf.Item("card 1", (threemf.Part("plate", box(40, 60, 4), 1),
+                                   threemf.Part("inlay A", box(5, 5, 0.6).translated(5, 5, 3.4), 2)), x=10, y=20)
+    block = threemf.Item("block L4 & <1>", (threemf.Part("block", box(15, 30, 6), 2),), x=60, y=20)
+    filaments = (threemf.Filament("PLA white", "#F2F2F2"), threemf.Filament("PLA orange", "#E69F00"))
+    return threemf.Project("test plate", (card, block), filaments, changes)
+
+
+def members(data: bytes) -> dict[str, bytes]:
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        return {n: z.read(n) for n in z.namelist()}
+
+
+def test_lib3mf_reads_the_file_in_strict_mode_with_its_objects_materials_and_build() -> None:
+    data = threemf.write(project())
+    model = read_strict(data)
+    meshes = model.GetMeshObjects()
+    count = 0
+    volumes = []
+    while meshes.MoveNext():
+        mesh = meshes.GetCurrentMeshObject()
+        count += 1
+        volumes.append((mesh.GetName(), mesh.GetVertexCount(), mesh.GetTriangleCount()))
+    assert count == 3 and all(v == 8 and t == 12 for _, v, t in volumes)
+    groups = model.GetBaseMaterialGroups()
+    assert groups.MoveNext()
+    group = groups.GetCurrentBaseMaterialGroup()
+    assert group.GetCount() == 2
+    items = model.GetBuildItems()
+    placed = 0
+    while items.MoveNext():
+        placed += 1
+    assert placed == 2
+
+
+def test_every_part_names_its_filament_for_bambu_and_orca() -> None:
+    files = members(threemf.write(project()))
+    config = ET.fromstring(files["Metadata/model_settings.config"])
+    parts = {p.find("metadata[@key='name']").get("value"): p.find("metadata[@key='extruder']").get("value")
+             for p in config.iter("part")}
+    assert parts == {"plate": "1", "inlay A": "2", "block": "2"}
+    assert all(p.get("subtype") == "normal_part" for p in config.iter("part"))
+    model = files["3D/3dmodel.model"].decode()
+    assert "BambuStudio-" in model and 'displaycolor="#E69F00FF"' in model and "block L4 &amp; &lt;1&gt;" in model
+    assert "Metadata/custom_gcode_per_layer.xml" not in files
+
+
+def test_a_colour_change_is_stored_for_bambu_orca_and_prusa() -> None:
+    data = threemf.write(project((threemf.ColourChange(3.4, 2),)))
+    read_strict(data)
+    files = members(data)
+    bambu = ET.fromstring(files["Metadata/custom_gcode_per_layer.xml"])
+    layer = bambu.find("plate/layer")
+    assert (layer.get("top_z"), layer.get("type"), layer.get("color")) == ("3.4", "0", "#E69F00")
+    assert bambu.find("plate/mode").get("value") == "SingleExtruder"
+    prusa = ET.fromstring(files["Metadata/Prusa_Slicer_custom_gcode_per_print_z.xml"])
+    code = prusa.find("code")
+    assert (code.get("print_z"), code.get("type"), code.get("gcode")) == ("3.4", "0", "M600")
+
+
+def test_the_same_project_gives_the_same_bytes_and_a_bad_filament_is_refused() -> None:
+    assert threemf.write(project()) == threemf.write(project())
+    bad = threemf.Project("x", (threemf.Item("i", (threemf.Part("p", box(1, 1, 1), 3),)),),
+                          (threemf.Filament("a", "#000000"),))
+    with pytest.raises(ValueError, match="filament 3"):
+        threemf.write(bad)
