@@ -55,6 +55,15 @@ class Mesh:
             edges.update(zip(t[:, i].tolist(), t[:, j].tolist()))
         return all(n == 1 and edges.get((b, a)) == 1 for (a, b), n in edges.items())
 
+    def welded(self, places: int = 6) -> Mesh:
+        """Vertices that coincide (to ``places`` decimals of a mm) made one, and triangles that
+        collapse dropped: a tessellation made face by face becomes one closed surface."""
+        keys = np.round(self.vertices, places)
+        unique, index = np.unique(keys, axis=0, return_inverse=True)
+        t = index.reshape(-1)[self.triangles]
+        keep = (t[:, 0] != t[:, 1]) & (t[:, 1] != t[:, 2]) & (t[:, 2] != t[:, 0])
+        return Mesh(unique, t[keep])
+
     def translated(self, dx: float, dy: float, dz: float) -> Mesh:
         return Mesh(self.vertices + np.array([dx, dy, dz]), self.triangles)
 
