@@ -36,7 +36,7 @@ from print.common.pdf import Document, Meta, Pen, text_width
 from print.common.sheets import draw_calibration, draw_imposition, margin_note, wrap
 from print.common.sizes import CardSize, Paper, presets
 from solver import tiling
-from solver.shapes import Shape
+from solver.shapes import Shape, lying, quarter_turn
 from solver.verify import verify_tiling
 
 TITLE = "Puzzle Temple"
@@ -168,22 +168,6 @@ class CardLayout:
         return Box(self.lock_x, self.lock_top - rows * self.pitch, cols * self.pitch, rows * self.pitch)
 
 
-def landscape(cells: Sequence[Cell]) -> tuple[Cell, ...]:
-    """A block's cells turned, if need be, so that it is no taller than wide (an icon lies
-    down), normalised to (0, 0)."""
-    rows = max(r for r, _ in cells) + 1
-    cols = max(c for _, c in cells) + 1
-    if rows > cols:
-        cells = turn(cells)
-    return tuple(sorted(cells))
-
-
-def turn(cells: Sequence[Cell]) -> tuple[Cell, ...]:
-    """A quarter turn clockwise, normalised: (row, col) -> (col, rows - 1 - row)."""
-    rows = max(r for r, _ in cells) + 1
-    return tuple(sorted((c, rows - 1 - r) for r, c in cells))
-
-
 def _extent(cells: Sequence[Cell]) -> tuple[int, int]:
     return max(r for r, _ in cells) + 1, max(c for _, c in cells) + 1
 
@@ -224,7 +208,7 @@ SCALES = (1.5, 1.4, 1.3, 1.2, 1.1, 1.0)
 
 
 def _row_size(deck: Deck, face: Face, m: Measures) -> tuple[float, float, list[tuple[str, tuple[Cell, ...]]]]:
-    shapes = [(name, landscape(sorted(deck.block(name).shape.cells))) for name in face.blocks]
+    shapes = [(name, lying(deck.block(name).shape.normalized().cells)) for name in face.blocks]
     width = m.die + m.die_gap + sum(_extent(s)[1] * m.icon for _, s in shapes) + m.icon_gap * (len(shapes) - 1)
     height = max([m.die] + [_extent(s)[0] * m.icon for _, s in shapes])
     return width, height, shapes
@@ -317,7 +301,7 @@ def layout(deck: Deck, card: Card, size: CardSize, pitch: float, safe: float,
         check_size(deck, size, pitch, safe)
     inner = Box(safe, safe, size.width - 2 * safe, size.height - 2 * safe)
     best = max(fitting, key=lambda o: min(inner.w - o.width, inner.h - o.height))
-    lock = turn(sorted(card.lock.cells)) if best.turned else tuple(sorted(card.lock.cells))
+    lock = quarter_turn(card.lock.cells) if best.turned else tuple(sorted(card.lock.cells))
     lock_rows, lock_cols = _extent(lock)
     lw, lh = lock_cols * pitch + 2 * FRAME, lock_rows * pitch + 2 * FRAME
     body = Box(inner.x, inner.y, inner.w, inner.h - HEAD)

@@ -347,6 +347,23 @@ def _parse_cells(text: str, dim: int | None) -> list[Cell]:
     return cells
 
 
+def quarter_turn(cells: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """2D cells (row, column) turned a quarter clockwise, normalised:
+    (row, col) -> (col, rows - 1 - row), sorted."""
+    cells = list(cells)
+    rows = max(r for r, _ in cells) + 1
+    return tuple(sorted((c, rows - 1 - r) for r, c in cells))
+
+
+def lying(cells: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """2D cells turned, if need be, so that they are no taller than wide (a block drawn
+    small lies down), sorted; ``cells`` start at (0, 0)."""
+    cells = list(cells)
+    rows = max(r for r, _ in cells) + 1
+    cols = max(c for _, c in cells) + 1
+    return quarter_turn(cells) if rows > cols else tuple(sorted(cells))
+
+
 def format_cells(labels: Mapping[Cell, str], empty: str = EMPTY) -> str:
     """Draw cells with one character each over their bounding box.
 
