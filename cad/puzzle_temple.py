@@ -8,12 +8,15 @@ foot and its top edges softened. A lock pocket is the lock's cells at the pitch 
 clearance on every side, cut ``pocket_depth`` into the card plate. So a block lies at least
 one clearance from its neighbours and one and a half from a pocket wall.
 
-This slice builds the blocks, the card plate with its pocket and the assembled solutions;
-the die rows, icons, card ids, board, jewels, pawns and coupon come next.
+A card is laid out as data first (``card_plan``: the pocket, the six die rows as pips and
+block icons, the card id in a stroke font) and then cut: NO-AMS debosses every mark
+``deboss_depth`` deep; AMS fills the same marks with flush inlay parts in their own
+filaments. The board, jewels, pawns and the fit-test coupon come next.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -21,15 +24,159 @@ from functools import lru_cache
 import cadquery as cq
 import numpy as np
 
+from cad.common import strokes
 from cad.common.meshes import Mesh
 from cad.common.outline import offset
-from cad.common.profile import Physical
+from cad.common.profile import STROKE_PER_CAP, Physical
 from generators.puzzle_temple.deck import Card, Deck, Face
+from solver.shapes import lying
 
 Cell = tuple[int, int]
 
-#: Plate around the lock pocket, mm (the die rows join it in the next slice).
-RIM = 6.0
+#: The card's measures in mm (the lock's come from the settings).
+RIM = 6.0         #: plate around the lock and the rows
+PANEL_GAP = 6.0   #: between the lock pocket and the die rows
+DIE = 10.0        #: a die face's square, where its pips go
+PIP = 2.2         #: a pip's diameter
+ICON = 3.5        #: a block icon's cell
+ICON_GAP = 3.0    #: between icons
+DIE_GAP = 3.0     #: between the die face and its first icon
+ROW_GAP = 2.0     #: between rows
+LABEL_GAP = 3.0   #: under the card id
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Feature:
+    """A mark cut into the card's top: a polygon (outer loop and holes) or a circle
+    (x, y, radius). ``role`` is ``pip``, ``icon`` or ``label``; ``key`` names its filament
+    in the AMS profile (``ink`` or the block's name)."""
+
+    role: str
+    key: str
+    loops: tuple[tuple[Point, ...], ...] = ()
+    circle: tuple[float, float, float] | None = None
+
+    def least_width(self) -> float:
+        """The narrowest part of the mark, mm (a circle's diameter; a polygon's shorter
+        side for the bars and cells these are made of)."""
+        if self.circle is not None:
+            return 2 * self.circle[2]
+        outer = self.loops[0]
+        sides = [math.hypot(x1 - x0, y1 - y0) for (x0, y0), (x1, y1) in zip(outer, outer[1:] + outer[:1])]
+        return min(sides)
+
+
+@dataclass(frozen=True)
+class CardPlan:
+    """A card as data: the plate ``width`` x ``depth`` (mm, origin at its lower-left), the
+    lock's cell (r, c) spanning x from ``lock_x + c * pitch`` and y down from
+    ``lock_top - r * pitch``, and the marks cut into the top."""
+
+    width: float
+    depth: float
+    lock_x: float
+    lock_top: float
+    features: tuple[Feature, ...]
+    label: str
+    stroke: float
+
+
+PIPS = {
+    1: [(0.5, 0.5)], 2: [(0.25, 0.75), (0.75, 0.25)], 3: [(0.25, 0.75), (0.5, 0.5), (0.75, 0.25)],
+    4: [(0.25, 0.25), (0.25, 0.75), (0.75, 0.25), (0.75, 0.75)],
+    5: [(0.25, 0.25), (0.25, 0.75), (0.5, 0.5), (0.75, 0.25), (0.75, 0.75)],
+    6: [(0.25, 0.2), (0.25, 0.5), (0.25, 0.8), (0.75, 0.2), (0.75, 0.5), (0.75, 0.8)],
+}
+
+
+def card_plan(deck: Deck, card: Card, ph: Physical) -> CardPlan:
+    """Where the pocket, the die rows (pips, then the face's blocks as icons) and the card
+    id go. Pips rather than numbers: six dots read at a glance against a real die, need no
+    font, and every dot is far wider than the nozzle's least stroke.
+
+    Raises:
+        RequestError: the card id has a character the label font cannot cut.
+    """
+    label = strokes.check(str(card.id), f"card {card.id}: id")
+    stroke = max(ph.min_stroke, ph.text_size * STROKE_PER_CAP)
+    rows, cols = card.lock.extent()
+    lock_w, lock_h = cols * ph.pitch + 2 * ph.clearance, rows * ph.pitch + 2 * ph.clearance
+    icons = [[(name, lying(deck.block(name).shape.normalized().cells)) for name in face.blocks]
+             for face in card.faces]
+    heights = [max([DIE] + [(max(r for r, _ in c) + 1) * ICON for _, c in row]) for row in icons]
+    widths = [DIE + DIE_GAP + sum((max(cc for _, cc in c) + 1) * ICON for _, c in row) + ICON_GAP * (len(row) - 1)
+              for row in icons]
+    panel_w, panel_h = max(widths), sum(heights) + ROW_GAP * (len(heights) - 1)
+    band = ph.text_size + stroke + LABEL_GAP
+    body_h = max(lock_h, panel_h)
+    width = RIM + lock_w + PANEL_GAP + panel_w + RIM
+    depth = RIM + body_h + band + RIM
+    top = RIM + body_h
+    lock_x = RIM + ph.clearance
+    lock_top = top - (body_h - lock_h) / 2 - ph.clearance
+    features: list[Feature] = []
+    label_x, label_y = RIM + stroke / 2, depth - RIM - ph.text_size - stroke / 2
+    for loop in strokes.strokes(label, label_x, label_y, ph.text_size, stroke):
+        features.append(Feature("label", "ink", (tuple(loop),)))
+    y = top - (body_h - panel_h) / 2
+    x0 = RIM + lock_w + PANEL_GAP
+    for face, row, height in zip(card.faces, icons, heights):
+        cy = y - height / 2
+        for fx, fy in PIPS[face.die]:
+            features.append(Feature("pip", "ink", circle=(x0 + fx * DIE, cy - DIE / 2 + fy * DIE, PIP / 2)))
+        x = x0 + DIE + DIE_GAP
+        for name, cells in row:
+            r = max(rr for rr, _ in cells) + 1
+            c = max(cc for _, cc in cells) + 1
+            for loop in offset(cells, ICON, 0.0):
+                moved = tuple((x + px, cy + r * ICON / 2 + py) for px, py in loop)
+                features.append(Feature("icon", name, (moved,)))
+            x += c * ICON + ICON_GAP
+        y -= height + ROW_GAP
+    return CardPlan(width, depth, lock_x, lock_top, tuple(features), label, stroke)
+
+
+def _feature_solid(f: Feature, depth: float, z: float) -> cq.Shape:
+    if f.circle is not None:
+        x, y, r = f.circle
+        return cq.Solid.makeCylinder(r, depth, cq.Vector(x, y, z))
+    return _prism(f.loops, depth).translate(cq.Vector(0, 0, z))
+
+
+def card_parts(deck: Deck, card: Card, ph: Physical, ams: bool) -> list[tuple[str, cq.Shape]]:
+    """The card as parts: ``body`` (the plate with its pocket and its marks cut
+    ``deboss_depth`` deep), and with ``ams`` one flush inlay part per filament filling those
+    marks (``ink``, and each block's name)."""
+    plan = card_plan(deck, card, ph)
+    plate = _prism([[(0, 0), (plan.width, 0), (plan.width, plan.depth), (0, plan.depth)]], ph.card_thickness)
+    floor = ph.card_thickness - ph.pocket_depth
+    loops = [[(plan.lock_x + x, plan.lock_top + y) for x, y in loop] for loop in pocket_loops(card.lock.cells, ph)]
+    pocket = _prism(loops, ph.pocket_depth + 1.0).translate(cq.Vector(0, 0, floor))
+    z = ph.card_thickness - ph.deboss_depth
+    marks: dict[str, list[cq.Shape]] = {}
+    for f in plan.features:
+        marks.setdefault(f.key, []).append(_feature_solid(f, ph.deboss_depth, z))
+    fused = {key: _fuse(solids) for key, solids in marks.items()}
+    body = plate.cut(pocket)
+    if fused:
+        body = body.cut(cq.Compound.makeCompound(list(fused.values())))
+    parts = [("body", body.clean())]
+    if ams:
+        parts += [(key, fused[key]) for key in sorted(fused)]
+    return parts
+
+
+def _fuse(solids: list[cq.Shape]) -> cq.Shape:
+    if len(solids) == 1:
+        return solids[0]
+    return solids[0].fuse(*solids[1:]).clean()
+
+
+def card_solid(deck: Deck, card: Card, ph: Physical) -> cq.Shape:
+    """The card's body: the plate with its pocket and its marks cut."""
+    return card_parts(deck, card, ph, ams=False)[0][1]
 
 
 def _wires(loops: Sequence[Sequence[tuple[float, float]]]) -> list[cq.Wire]:
@@ -60,18 +207,6 @@ def pocket_loops(lock: Iterable[Cell], ph: Physical) -> list[list[tuple[float, f
     return offset(lock, ph.pitch, ph.clearance)
 
 
-def card_solid(card: Card, ph: Physical) -> cq.Shape:
-    """The card plate with the lock pocket cut into its top."""
-    loops = pocket_loops(card.lock.cells, ph)
-    xs = [x for loop in loops for x, _ in loop]
-    ys = [y for loop in loops for _, y in loop]
-    x0, x1, y0, y1 = min(xs) - RIM, max(xs) + RIM, min(ys) - RIM, max(ys) + RIM
-    plate = _prism([[(x0, y0), (x1, y0), (x1, y1), (x0, y1)]], ph.card_thickness)
-    floor = ph.card_thickness - ph.pocket_depth
-    pocket = _prism(loops, ph.pocket_depth + 1.0).translate(cq.Vector(0, 0, floor))
-    return plate.cut(pocket).clean()
-
-
 @dataclass(frozen=True)
 class Fit:
     """How a face's stored solution sits in its pocket: the least gap between two blocks,
@@ -82,26 +217,29 @@ class Fit:
     overlap: float
 
 
-def assembled(card: Card, face: Face, ph: Physical) -> list[tuple[str, cq.Shape]]:
+def assembled(deck: Deck, card: Card, face: Face, ph: Physical) -> list[tuple[str, cq.Shape]]:
     """The face's blocks as solids lying in the pocket as its stored solution places them."""
     if face.solution is None:
         raise ValueError(f"card {card.id}, face {face.die}: no stored solution to assemble")
+    plan = card_plan(deck, card, ph)
     floor = ph.card_thickness - ph.pocket_depth
     out = []
     for p in face.solution.placements:
         r0 = min(r for r, _ in p.cells)
         c0 = min(c for _, c in p.cells)
         local = tuple(sorted((r - r0, c - c0) for r, c in p.cells))
-        solid = block_solid(local, ph).translate(cq.Vector(c0 * ph.pitch, -r0 * ph.pitch, floor))
+        at = cq.Vector(plan.lock_x + c0 * ph.pitch, plan.lock_top - r0 * ph.pitch, floor)
+        solid = block_solid(local, ph).translate(at)
         out.append((p.piece, solid))
     return out
 
 
-def fit(card: Card, face: Face, ph: Physical) -> Fit:
+def fit(deck: Deck, card: Card, face: Face, ph: Physical, plate: cq.Shape | None = None) -> Fit:
     """Measure a face's assembly with OCCT: the solids' distances, taken on a section
-    through the pocket at half its depth, and the volume the blocks share with the card."""
-    plate = card_solid(card, ph)
-    blocks = assembled(card, face, ph)
+    through the pocket at half its depth, and the volume the blocks share with the card
+    (``plate``: the card's body, when already built)."""
+    plate = plate if plate is not None else card_solid(deck, card, ph)
+    blocks = assembled(deck, card, face, ph)
     z = ph.card_thickness - ph.pocket_depth / 2
     wall = _section(plate, z)
     cuts = [_section(s, z) for _, s in blocks]

@@ -34,18 +34,23 @@ def test_every_block_is_watertight_and_the_clearance_smaller_than_its_cells(cad_
 
 def test_a_card_is_a_watertight_plate_with_its_pocket_cut(cad_deck: Deck) -> None:
     card = cad_deck.cards[0]
-    solid = ct.card_solid(card, PH)
+    solid = ct.card_solid(cad_deck, card, PH)
     mesh = ct.mesh(solid)
     assert mesh.watertight()
     w, d, h = mesh.size
+    plan = ct.card_plan(cad_deck, card, PH)
+    assert (w, d, h) == pytest.approx((plan.width, plan.depth, PH.card_thickness))
     pocket = area(ct.pocket_loops(card.lock.cells, PH)[0])
-    assert solid.Volume() == pytest.approx(w * d * h - pocket * PH.pocket_depth, rel=1e-6)
+    marks = sum(m.Volume() for key, m in ct.card_parts(cad_deck, card, PH, ams=True)[1:])
+    assert marks > 0
+    assert solid.Volume() == pytest.approx(w * d * h - pocket * PH.pocket_depth - marks, rel=1e-6)
 
 
 def test_every_stored_solution_fits_its_pocket_with_the_clearance(cad_deck: Deck) -> None:
     for card in cad_deck.cards:
+        body = ct.card_solid(cad_deck, card, PH)
         for face in card.faces:
-            fit = ct.fit(card, face, PH)
+            fit = ct.fit(cad_deck, card, face, PH, body)
             assert fit.overlap == pytest.approx(0, abs=1e-6), (card.id, face.die)
             if len(face.blocks) > 1:
                 assert fit.block_gap >= PH.clearance - 1e-6, (card.id, face.die, fit)
@@ -60,5 +65,51 @@ def test_the_fit_check_catches_blocks_that_collide(cad_deck: Deck) -> None:
         cells = p.cells if i else tuple((r, c + 1) for r, c in p.cells)  # shove the first block one cell right
         moved.append(Placement(p.piece, cells))
     bad = replace(face, solution=Solution(tuple(moved)))
-    fit = ct.fit(card, bad, PH)
+    fit = ct.fit(cad_deck, card, bad, PH)
     assert fit.overlap > 1.0
+
+
+def test_every_mark_meets_the_minimum_stroke_lies_on_the_plate_and_misses_the_pocket(cad_deck: Deck) -> None:
+    for card in cad_deck.cards:
+        plan = ct.card_plan(cad_deck, card, PH)
+        pocket = [(plan.lock_x + x, plan.lock_top + y) for x, y in ct.pocket_loops(card.lock.cells, PH)[0]]
+        px0, px1 = min(x for x, _ in pocket), max(x for x, _ in pocket)
+        py0, py1 = min(y for _, y in pocket), max(y for _, y in pocket)
+        roles = {f.role for f in plan.features}
+        assert roles == {"pip", "icon", "label"}
+        assert sum(f.role == "pip" for f in plan.features) == 21  # 1 + 2 + ... + 6
+        for f in plan.features:
+            assert f.least_width() >= PH.min_stroke - 1e-9, (card.id, f.role)
+            if f.circle is not None:
+                x, y, r = f.circle
+                xs, ys = (x - r, x + r), (y - r, y + r)
+            else:
+                xs = tuple(x for x, _ in f.loops[0])
+                ys = tuple(y for _, y in f.loops[0])
+            assert 0 < min(xs) and max(xs) < plan.width and 0 < min(ys) and max(ys) < plan.depth
+            assert max(xs) < px0 or min(xs) > px1 or max(ys) < py0 or min(ys) > py1, "a mark inside the pocket"
+
+
+def test_ams_inlays_fill_the_deboss_flush_without_touching_the_body(cad_deck: Deck) -> None:
+    card = cad_deck.cards[1]
+    parts = dict(ct.card_parts(cad_deck, card, PH, ams=True))
+    body = parts.pop("body")
+    assert set(parts) == {"ink"} | {n for f in card.faces for n in f.blocks}
+    for key, inlay in parts.items():
+        assert body.intersect(inlay).Volume() == pytest.approx(0, abs=1e-6), key
+        top = inlay.BoundingBox()
+        assert (top.zmin, top.zmax) == pytest.approx((PH.card_thickness - PH.deboss_depth, PH.card_thickness))
+        assert ct.mesh(inlay).watertight()
+    whole = ct.card_parts(cad_deck, card, PH, ams=False)[0][1]
+    plan = ct.card_plan(cad_deck, card, PH)
+    # body + inlays make the plate less its pocket
+    pocket = area(ct.pocket_loops(card.lock.cells, PH)[0]) * PH.pocket_depth
+    total = body.Volume() + sum(p.Volume() for p in parts.values())
+    assert total == pytest.approx(plan.width * plan.depth * PH.card_thickness - pocket, rel=1e-6)
+    assert whole.Volume() == pytest.approx(body.Volume(), rel=1e-9)
+
+
+def test_a_card_id_the_font_cannot_cut_is_named(cad_deck: Deck) -> None:
+    card = replace(cad_deck.cards[0], id="A1+")
+    with pytest.raises(Exception, match=r"card A1\+: id: 'A1\+' has characters the 3D label font cannot cut: '\+'"):
+        ct.card_plan(cad_deck, card, PH)
