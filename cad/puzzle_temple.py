@@ -17,17 +17,18 @@ filaments. The board, jewels, pawns and the fit-test coupon come next.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 import cadquery as cq
 import numpy as np
 
-from cad.common import strokes
-from cad.common.meshes import Mesh
+from cad.common import kit, previews, strokes, threemf
+from cad.common.meshes import Mesh, box
 from cad.common.outline import offset
 from cad.common.profile import STROKE_PER_CAP, Physical
+from generators.common import palette
 from generators.puzzle_temple.deck import Card, Deck, Face
 from solver.shapes import lying
 
@@ -265,3 +266,115 @@ def mesh(shape: cq.Shape, tolerance: float = 0.02, angular: float = 0.2) -> Mesh
 def block_shapes(deck: Deck) -> dict[str, tuple[Cell, ...]]:
     """Each block of the deck's set as cells in its stored orientation."""
     return {b.name: tuple(sorted(b.shape.normalized().cells)) for b in deck.blocks}
+
+
+# -- the kit ----------------------------------------------------------------------------------------
+
+BODY = "#CBBE9E"   #: card plates: temple stone
+INK_COLOUR = "#1A1A1A"
+
+
+@dataclass(frozen=True)
+class Kit:
+    """Everything ``templeforge cad`` writes, in memory, and what it says about it."""
+
+    files: dict[str, bytes]
+    ams_plates: int
+    no_ams_plates: int
+    pieces: int
+    bom: dict[str, list[kit.Material]]
+
+
+def filaments(deck: Deck) -> tuple[list[threemf.Filament], dict[str, int], dict[str, str]]:
+    """The AMS filaments (card body, ink, then one per block in deck order), each solid key's
+    filament number, and each key's filament name."""
+    colours = palette.assign([b.name for b in deck.blocks])
+    keys = [("body", "card body", BODY), ("ink", "ink (pips, ids)", INK_COLOUR)]
+    keys += [(b.name, f"block {b.name}", colours[b.name]) for b in deck.blocks]
+    out = [threemf.Filament(f"{name}: {palette.colour_name(colour)}", colour) for _, name, colour in keys]
+    return out, {k: i + 1 for i, (k, _, _) in enumerate(keys)}, {k: f.name for (k, _, _), f in zip(keys, out)}
+
+
+def pieces(deck: Deck, ph: Physical, players: int, progress: Callable[[str], None] = lambda _: None) -> list[kit.Piece]:
+    """The kit's pieces: every block ``players`` times, every card once."""
+    out = []
+    for name, cells in block_shapes(deck).items():
+        progress(f"block {name}")
+        solid = kit.Solid("block", mesh(block_solid(cells, ph)), name)
+        out.append(kit.Piece(f"block-{name}", f"block {name}", (solid,), players))
+    floor = ph.card_thickness - ph.deboss_depth
+    for card in deck.cards:
+        progress(f"card {card.id}")
+        solids = tuple(kit.Solid(key if key != "body" else "card", mesh(shape), key)
+                       for key, shape in card_parts(deck, card, ph, ams=True))
+        out.append(kit.Piece(f"card-{card.id}", f"card {card.id}", solids, 1, floor))
+    return out
+
+
+def make_kit(deck: Deck, ph: Physical, bed: tuple[float, float], *, players: int = 4, ams: bool = True,
+             no_ams: bool = True, title: str = "Puzzle Temple",
+             progress: Callable[[str], None] = lambda _: None) -> Kit:
+    """STL of every distinct part, AMS and NO-AMS 3MF plates, previews and the bill."""
+    made = pieces(deck, ph, players, progress)
+    by_key = {p.key: p for p in made}
+    files: dict[str, bytes] = {}
+    for p in made:
+        for s in p.solids:
+            suffix = "" if s.key in ("body", p.key.removeprefix("block-")) else f"-{s.key}"
+            files[f"stl/{p.key}{suffix}.stl"] = s.mesh.stl()
+    sheets = kit.arrange(made, bed[0], bed[1], ph.part_gap)
+    fils, number, names = filaments(deck)
+    colours = {k: fils[i - 1].colour for k, i in number.items()}
+    bom = {}
+    for profile, wanted in (("ams", ams), ("no-ams", no_ams)):
+        if not wanted:
+            continue
+        for sheet in sheets:
+            proj = kit.project(sheet, by_key, f"{title}: plate {sheet.number}", profile == "ams", fils, number)
+            files[f"{profile}/plate-{sheet.number:02d}.3mf"] = threemf.write(proj)
+        bom[profile] = kit.bill(sheets, by_key, ph.density, profile == "ams", names)
+    bed_mesh = kit.Solid("bed", box(bed[0], bed[1], 0.01).translated(0, 0, -0.02), "bed").mesh
+    for sheet in sheets:
+        progress(f"preview of plate {sheet.number}")
+        shown = [(bed_mesh, "#E4E4E4")]
+        for key, _, place in sheet.placed:
+            piece = by_key[key]
+            x, y, _, _ = piece.footprint()
+            shown += [(kit._placed_mesh(s.mesh, (x, y), place), colours[s.key]) for s in piece.solids]
+        files[f"previews/plate-{sheet.number:02d}.png"] = _png(previews.render(shown, 900, top=True))
+    first = next((c for c in deck.cards if c.faces and c.faces[0].solution is not None), None)
+    if first is not None:
+        card_piece = by_key[f"card-{first.id}"]
+        shown = [(s.mesh, colours[s.key]) for s in card_piece.solids]
+        shown += [(mesh(solid), colours[name]) for name, solid in assembled(deck, first, first.faces[0], ph)]
+        files[f"previews/card-{first.id}-face-1.png"] = _png(previews.render(shown, 900))
+    return Kit(files, len(sheets) if ams else 0, len(sheets) if no_ams else 0, sum(p.copies for p in made), bom)
+
+
+def _png(image: object) -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    image.save(buf, format="PNG")  # type: ignore[attr-defined]
+    return buf.getvalue()
+
+
+def bom_csv(made: Kit) -> str:
+    """The bill of materials as CSV: profile, plate, filament, parts, grams."""
+    lines = ["profile,plate,filament,parts,grams_solid"]
+    for profile, rows in made.bom.items():
+        for r in rows:
+            lines.append(f'{profile},{r.plate},"{r.filament}",{r.parts},{r.grams:.2f}')
+    return "\n".join(lines) + "\n"
+
+
+def summary(made: Kit, bed: object) -> list[str]:
+    """What the command tells the designer."""
+    title = getattr(bed, "title", "the bed")
+    plates = made.ams_plates or made.no_ams_plates
+    out = [f"{made.pieces} parts on {plates} plates for the {title}"]
+    for profile, rows in made.bom.items():
+        grams = sum(r.grams for r in rows)
+        out.append(f"{profile}: at most {grams:.0f} g of filament, printed solid (the slicer's infill takes "
+                   f"less; bom.csv has it per plate and filament)")
+    return out

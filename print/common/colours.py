@@ -1,28 +1,13 @@
-"""Block colours, each paired with a letter wherever it is drawn.
-
-The first eight are Okabe and Ito's palette for colour-blind readers; the rest extend it
-for larger block sets. Colour is never the only cue: every block also carries its letter,
-so a card reads in greyscale and for every player.
+"""Colours on paper: the pieces' palette (``generators.common.palette``, shared with the 3D
+kit), ink and paper, and contrast. Colour is never the only cue: every block also carries its
+letter, so a card reads in greyscale and for every player.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from generators.common.palette import PALETTE, assign
 
-PALETTE = (
-    "#E69F00",  # orange
-    "#56B4E9",  # sky blue
-    "#009E73",  # bluish green
-    "#F0E442",  # yellow
-    "#0072B2",  # blue
-    "#D55E00",  # vermilion
-    "#CC79A7",  # reddish purple
-    "#999999",  # grey
-    "#8C564B",  # brown
-    "#B3DE69",  # light green
-    "#6A3D9A",  # purple
-    "#FB9A99",  # pink
-)
+__all__ = ["PALETTE", "assign", "INK", "PAPER", "rgb", "luminance", "contrast", "text_on", "shade"]
 
 INK = "#1A1A1A"
 PAPER = "#FFFFFF"
@@ -51,12 +36,6 @@ def contrast(a: str, b: str) -> float:
 def text_on(colour: str) -> str:
     """Ink or paper, whichever reads better on ``colour``."""
     return INK if contrast(colour, INK) >= contrast(colour, PAPER) else PAPER
-
-
-def assign(names: Sequence[str]) -> dict[str, str]:
-    """A colour per name, in order (the palette repeats past its length; the letters tell
-    those apart)."""
-    return {name: PALETTE[i % len(PALETTE)] for i, name in enumerate(dict.fromkeys(names))}
 
 
 def shade(colour: str, amount: float) -> str:

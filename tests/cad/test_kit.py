@@ -1,0 +1,119 @@
+"""The whole kit of a small deck: STL, 3MF plates on the bed, the bill, and the command."""
+
+from __future__ import annotations
+
+import io
+import re
+import xml.etree.ElementTree as ET
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cad import puzzle_temple as ct
+from cad.common import kit
+from cad.common.meshes import Mesh
+from cad.common.profile import Physical
+from generators.puzzle_temple.deck import Deck, write_deck
+from templeforge.cli import main
+
+
+@pytest.fixture(scope="module")
+def made(cad_deck: Deck) -> ct.Kit:
+    return ct.make_kit(cad_deck, Physical(), (256, 256), players=2)
+
+
+def test_the_kit_has_an_stl_per_distinct_part_and_plates_in_both_profiles(made: ct.Kit, cad_deck: Deck) -> None:
+    stl = [n for n in made.files if n.startswith("stl/")]
+    assert {f"stl/block-{b.name}.stl" for b in cad_deck.blocks} <= set(stl)
+    assert {f"stl/card-{c.id}.stl" for c in cad_deck.cards} <= set(stl)
+    assert made.pieces == 2 * len(cad_deck.blocks) + len(cad_deck.cards)
+    ams = sorted(n for n in made.files if n.startswith("ams/"))
+    no_ams = sorted(n for n in made.files if n.startswith("no-ams/"))
+    assert len(ams) == len(no_ams) == made.ams_plates >= 2
+    assert any(n.startswith("previews/card-") for n in made.files)
+
+
+def test_every_plate_lies_on_the_bed_with_its_parts_apart(made: ct.Kit) -> None:
+    for name, data in made.files.items():
+        if not name.startswith("ams/"):
+            continue
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            model = z.read("3D/3dmodel.model").decode()
+        root = ET.fromstring(model)
+        ns = {"m": "http://schemas.microsoft.com/3dmanufacturing/core/2015/02"}
+        objects = {}
+        for obj in root.iterfind(".//m:object", ns):
+            mesh = obj.find("m:mesh", ns)
+            if mesh is not None:
+                v = [(float(e.get("x")), float(e.get("y")), float(e.get("z")))
+                     for e in mesh.iterfind(".//m:vertex", ns)]
+                t = [(int(e.get("v1")), int(e.get("v2")), int(e.get("v3")))
+                     for e in mesh.iterfind(".//m:triangle", ns)]
+                objects[obj.get("id")] = Mesh(v, t)
+        boxes = []
+        for obj in root.iterfind(".//m:object", ns):
+            comps = obj.find("m:components", ns)
+            if comps is None:
+                continue
+            parts = [objects[c.get("objectid")] for c in comps.iterfind("m:component", ns)]
+            lo = [min(p.bounds[0][i] for p in parts) for i in range(3)]
+            hi = [max(p.bounds[1][i] for p in parts) for i in range(3)]
+            assert all(p.watertight() for p in parts)
+            assert 0 <= lo[0] and hi[0] <= 256 and 0 <= lo[1] and hi[1] <= 256 and lo[2] == pytest.approx(0, abs=1e-3)
+            boxes.append((lo, hi))
+        for i, (a_lo, a_hi) in enumerate(boxes):
+            for b_lo, b_hi in boxes[i + 1:]:
+                dx = max(b_lo[0] - a_hi[0], a_lo[0] - b_hi[0])
+                dy = max(b_lo[1] - a_hi[1], a_lo[1] - b_hi[1])
+                assert max(dx, dy) >= Physical().part_gap - 1e-3, f"{name}: two parts closer than the gap"
+        assert re.search(r"<build>", model)
+
+
+def test_no_ams_card_plates_change_colour_at_the_deboss_floor(made: ct.Kit) -> None:
+    floors = set()
+    for name, data in made.files.items():
+        if name.startswith("no-ams/"):
+            with zipfile.ZipFile(io.BytesIO(data)) as z:
+                if "Metadata/custom_gcode_per_layer.xml" in z.namelist():
+                    floors.add(z.read("Metadata/custom_gcode_per_layer.xml").decode().split('top_z="')[1].split('"')[0])
+    ph = Physical()
+    assert floors == {f"{ph.card_thickness - ph.deboss_depth:g}"}
+
+
+def test_the_bill_counts_every_part_once_per_plate(made: ct.Kit, cad_deck: Deck) -> None:
+    rows = made.bom["no-ams"]
+    assert sum(r.parts for r in rows if r.filament == "one filament") >= made.pieces
+    assert all(r.grams > 0 for r in rows)
+    ams = made.bom["ams"]
+    assert {r.filament.split(":")[0] for r in ams} >= {"card body", "ink (pips, ids)"}
+    csv = ct.bom_csv(made)
+    assert csv.splitlines()[0] == "profile,plate,filament,parts,grams_solid"
+    assert len(csv.splitlines()) == len(rows) + len(ams) + 1
+
+
+def test_arrange_keeps_colour_change_plates_apart() -> None:
+    from cad.common.meshes import box
+
+    a = kit.Piece("card-1", "card 1", (kit.Solid("card", box(50, 50, 4), "body"),), 1, 3.4)
+    b = kit.Piece("block-x", "block x", (kit.Solid("block", box(10, 10, 6), "x"),), 3)
+    sheets = kit.arrange([a, b], 256, 256, 5.0)
+    assert [sorted(k for k, _, _ in s.placed) for s in sheets] == [["card-1"], ["block-x"] * 3]
+
+
+def test_the_cad_command_writes_the_kit_and_refuses_bad_settings(cad_deck: Deck, tmp_path: Path) -> None:
+    deck_file = write_deck(cad_deck, tmp_path / "deck.json")
+    out = tmp_path / "models"
+    result = CliRunner().invoke(main, ["cad", str(deck_file), "--out", str(out), "--profile", "ams", "--players", "1"])
+    assert result.exit_code == 0, result.output + result.stderr
+    assert (out / "bom.csv").is_file() and (out / "ams" / "plate-01.3mf").is_file() and not (out / "no-ams").exists()
+    bad = tmp_path / "s.toml"
+    bad.write_text("clearance = -0.1\n")
+    result = CliRunner().invoke(main, ["cad", str(deck_file), "--out", str(tmp_path / "x"), "--settings", str(bad)])
+    assert result.exit_code == 2 and "clearance: expected 0.1-0.4 mm, got -0.1" in result.stderr
+    assert not (tmp_path / "x").exists()
+    result = CliRunner().invoke(main, ["cad", str(deck_file), "--printer", "mk3"])
+    assert result.exit_code == 2 and "mk3" in result.stderr
+    result = CliRunner().invoke(main, ["cad", "--print-settings", str(deck_file)])
+    assert result.exit_code == 0 and "clearance = 0.2" in result.output
