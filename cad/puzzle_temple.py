@@ -17,17 +17,17 @@ filaments. The board, jewels, pawns and the fit-test coupon come next.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
 import cadquery as cq
-import numpy as np
 
 from cad.common import kit, previews, strokes, threemf
-from cad.common.meshes import Mesh, box
+from cad.common.meshes import box
 from cad.common.outline import offset
 from cad.common.profile import STROKE_PER_CAP, Physical
+from cad.common.solids import fuse, mesh, png, prism, section
 from generators.common import palette
 from generators.puzzle_temple.deck import Card, Deck, Face
 from solver.shapes import lying
@@ -143,7 +143,7 @@ def _feature_solid(f: Feature, depth: float, z: float) -> cq.Shape:
     if f.circle is not None:
         x, y, r = f.circle
         return cq.Solid.makeCylinder(r, depth, cq.Vector(x, y, z))
-    return _prism(f.loops, depth).translate(cq.Vector(0, 0, z))
+    return prism(f.loops, depth).translate(cq.Vector(0, 0, z))
 
 
 def card_parts(deck: Deck, card: Card, ph: Physical, ams: bool) -> list[tuple[str, cq.Shape]]:
@@ -151,15 +151,15 @@ def card_parts(deck: Deck, card: Card, ph: Physical, ams: bool) -> list[tuple[st
     ``deboss_depth`` deep), and with ``ams`` one flush inlay part per filament filling those
     marks (``ink``, and each block's name)."""
     plan = card_plan(deck, card, ph)
-    plate = _prism([[(0, 0), (plan.width, 0), (plan.width, plan.depth), (0, plan.depth)]], ph.card_thickness)
+    plate = prism([[(0, 0), (plan.width, 0), (plan.width, plan.depth), (0, plan.depth)]], ph.card_thickness)
     floor = ph.card_thickness - ph.pocket_depth
     loops = [[(plan.lock_x + x, plan.lock_top + y) for x, y in loop] for loop in pocket_loops(card.lock.cells, ph)]
-    pocket = _prism(loops, ph.pocket_depth + 1.0).translate(cq.Vector(0, 0, floor))
+    pocket = prism(loops, ph.pocket_depth + 1.0).translate(cq.Vector(0, 0, floor))
     z = ph.card_thickness - ph.deboss_depth
     marks: dict[str, list[cq.Shape]] = {}
     for f in plan.features:
         marks.setdefault(f.key, []).append(_feature_solid(f, ph.deboss_depth, z))
-    fused = {key: _fuse(solids) for key, solids in marks.items()}
+    fused = {key: fuse(solids) for key, solids in marks.items()}
     body = plate.cut(pocket)
     if fused:
         body = body.cut(cq.Compound.makeCompound(list(fused.values())))
@@ -169,32 +169,16 @@ def card_parts(deck: Deck, card: Card, ph: Physical, ams: bool) -> list[tuple[st
     return parts
 
 
-def _fuse(solids: list[cq.Shape]) -> cq.Shape:
-    if len(solids) == 1:
-        return solids[0]
-    return solids[0].fuse(*solids[1:]).clean()
-
-
 def card_solid(deck: Deck, card: Card, ph: Physical) -> cq.Shape:
     """The card's body: the plate with its pocket and its marks cut."""
     return card_parts(deck, card, ph, ams=False)[0][1]
-
-
-def _wires(loops: Sequence[Sequence[tuple[float, float]]]) -> list[cq.Wire]:
-    """Closed polygons at z = 0: the outer loop first, then the holes."""
-    return [cq.Wire.makePolygon([cq.Vector(x, y, 0) for x, y in loop], close=True) for loop in loops]
-
-
-def _prism(loops: Sequence[Sequence[tuple[float, float]]], height: float) -> cq.Solid:
-    wires = _wires(loops)
-    return cq.Solid.extrudeLinear(wires[0], wires[1:], cq.Vector(0, 0, height))
 
 
 @lru_cache(maxsize=512)
 def block_solid(cells: tuple[Cell, ...], ph: Physical) -> cq.Shape:
     """A block: ``cells`` (row, column) at the pitch, shrunk by half the clearance, with a
     chamfered bottom and a softened top. Cached: each shape is built once."""
-    solid = _prism(offset(cells, ph.pitch, -ph.clearance / 2), ph.block_height)
+    solid = prism(offset(cells, ph.pitch, -ph.clearance / 2), ph.block_height)
     work = cq.Workplane().add(solid)
     if ph.bottom_chamfer > 0:
         work = work.faces("<Z").edges().chamfer(ph.bottom_chamfer)
@@ -242,8 +226,8 @@ def fit(deck: Deck, card: Card, face: Face, ph: Physical, plate: cq.Shape | None
     plate = plate if plate is not None else card_solid(deck, card, ph)
     blocks = assembled(deck, card, face, ph)
     z = ph.card_thickness - ph.pocket_depth / 2
-    wall = _section(plate, z)
-    cuts = [_section(s, z) for _, s in blocks]
+    wall = section(plate, z)
+    cuts = [section(s, z) for _, s in blocks]
     block_gap = min((a.distance(b) for i, a in enumerate(cuts) for b in cuts[i + 1:]), default=float("inf"))
     wall_gap = min(c.distance(wall) for c in cuts)
     overlap = sum(plate.intersect(s).Volume() for _, s in blocks)
@@ -251,16 +235,6 @@ def fit(deck: Deck, card: Card, face: Face, ph: Physical, plate: cq.Shape | None
         for _, b in blocks[i + 1:]:
             overlap += a.intersect(b).Volume()
     return Fit(block_gap, wall_gap, overlap)
-
-
-def _section(shape: cq.Shape, z: float) -> cq.Shape:
-    return cq.Workplane().add(shape).section(z).val()
-
-
-def mesh(shape: cq.Shape, tolerance: float = 0.02, angular: float = 0.2) -> Mesh:
-    """A watertight triangle mesh of a solid (faces tessellated, shared vertices welded)."""
-    vertices, triangles = shape.tessellate(tolerance, angular)
-    return Mesh(np.array([(v.x, v.y, v.z) for v in vertices]), np.array(triangles)).welded()
 
 
 def block_shapes(deck: Deck) -> dict[str, tuple[Cell, ...]]:
@@ -341,22 +315,14 @@ def make_kit(deck: Deck, ph: Physical, bed: tuple[float, float], *, players: int
             piece = by_key[key]
             x, y, _, _ = piece.footprint()
             shown += [(kit._placed_mesh(s.mesh, (x, y), place), colours[s.key]) for s in piece.solids]
-        files[f"previews/plate-{sheet.number:02d}.png"] = _png(previews.render(shown, 900, top=True))
+        files[f"previews/plate-{sheet.number:02d}.png"] = png(previews.render(shown, 900, top=True))
     first = next((c for c in deck.cards if c.faces and c.faces[0].solution is not None), None)
     if first is not None:
         card_piece = by_key[f"card-{first.id}"]
         shown = [(s.mesh, colours[s.key]) for s in card_piece.solids]
         shown += [(mesh(solid), colours[name]) for name, solid in assembled(deck, first, first.faces[0], ph)]
-        files[f"previews/card-{first.id}-face-1.png"] = _png(previews.render(shown, 900))
+        files[f"previews/card-{first.id}-face-1.png"] = png(previews.render(shown, 900))
     return Kit(files, len(sheets) if ams else 0, len(sheets) if no_ams else 0, sum(p.copies for p in made), bom)
-
-
-def _png(image: object) -> bytes:
-    import io
-
-    buf = io.BytesIO()
-    image.save(buf, format="PNG")  # type: ignore[attr-defined]
-    return buf.getvalue()
 
 
 def bom_csv(made: Kit) -> str:

@@ -1,0 +1,51 @@
+"""CadQuery helpers every game's parts are built with: prisms from outline loops, fusing,
+sections, and watertight meshes of solids."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+import cadquery as cq
+import numpy as np
+
+from cad.common.meshes import Mesh
+
+Point = tuple[float, float]
+
+
+def wires(loops: Sequence[Sequence[Point]]) -> list[cq.Wire]:
+    """Closed polygons at z = 0: the outer loop first, then the holes."""
+    return [cq.Wire.makePolygon([cq.Vector(x, y, 0) for x, y in loop], close=True) for loop in loops]
+
+
+def prism(loops: Sequence[Sequence[Point]], height: float, z: float = 0.0) -> cq.Solid:
+    """The region (outer loop, holes) extruded ``height`` up from ``z``."""
+    w = wires(loops)
+    solid = cq.Solid.extrudeLinear(w[0], w[1:], cq.Vector(0, 0, height))
+    return solid.translate(cq.Vector(0, 0, z)) if z else solid
+
+
+def fuse(solids: Sequence[cq.Shape]) -> cq.Shape:
+    """One shape of several (touching or overlapping) solids."""
+    if len(solids) == 1:
+        return solids[0]
+    return solids[0].fuse(*solids[1:]).clean()
+
+
+def section(shape: cq.Shape, z: float) -> cq.Shape:
+    """The shape cut by the plane at height ``z``: faces."""
+    return cq.Workplane().add(shape).section(z).val()
+
+
+def mesh(shape: cq.Shape, tolerance: float = 0.02, angular: float = 0.2) -> Mesh:
+    """A watertight triangle mesh of a solid (faces tessellated, shared vertices welded)."""
+    vertices, triangles = shape.tessellate(tolerance, angular)
+    return Mesh(np.array([(v.x, v.y, v.z) for v in vertices]), np.array(triangles)).welded()
+
+
+def png(image: object) -> bytes:
+    """A Pillow image as PNG bytes."""
+    buf = io.BytesIO()
+    image.save(buf, format="PNG")  # type: ignore[attr-defined]
+    return buf.getvalue()
