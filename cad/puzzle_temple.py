@@ -242,6 +242,92 @@ def block_shapes(deck: Deck) -> dict[str, tuple[Cell, ...]]:
     return {b.name: tuple(sorted(b.shape.normalized().cells)) for b in deck.blocks}
 
 
+# -- the fit-test coupon, jewels and pawns -----------------------------------------------------------
+
+COUPON_CLEARANCES = (0.1, 0.2, 0.3, 0.4)
+COUPON_CELLS = ((0, 0), (0, 1))  #: a domino: small to print, long enough to feel the fit
+COUPON_GAP = 7.0
+
+
+def coupon_parts(ph: Physical) -> tuple[list[tuple[str, cq.Shape]], cq.Shape, list[float]]:
+    """The fit-test coupon: a plate with a domino pocket at each of ``COUPON_CLEARANCES``
+    (the domino's cells grown by that clearance), each labelled with it, and the domino
+    itself at its nominal size. Print it first: the tightest pocket the domino drops into
+    freely is the clearance to set. Returns the plate's parts (``body``, and ``ink`` for its
+    labels), the domino, and each pocket's clearance in order."""
+    stroke = max(ph.min_stroke, ph.text_size * STROKE_PER_CAP)
+    slot = 2 * ph.pitch + 2 * max(COUPON_CLEARANCES)
+    width = RIM + len(COUPON_CLEARANCES) * slot + (len(COUPON_CLEARANCES) - 1) * COUPON_GAP + RIM
+    depth = RIM + ph.pitch + 2 * max(COUPON_CLEARANCES) + LABEL_GAP + ph.text_size + stroke + RIM
+    plate = prism([[(0, 0), (width, 0), (width, depth), (0, depth)]], ph.card_thickness)
+    floor = ph.card_thickness - ph.pocket_depth
+    top = depth - RIM - max(COUPON_CLEARANCES)
+    labels = []
+    pockets = []
+    for i, c in enumerate(COUPON_CLEARANCES):
+        x = RIM + max(COUPON_CLEARANCES) + i * (slot + COUPON_GAP)
+        loops = [[(x + px, top + py) for px, py in loop] for loop in offset(COUPON_CELLS, ph.pitch, c)]
+        pockets.append(prism(loops, ph.pocket_depth + 1.0, floor))
+        text = f"{c:.1f}"
+        tx = x + ph.pitch - strokes.width(text, ph.text_size) / 2
+        for loop in strokes.strokes(text, tx, RIM + stroke / 2, ph.text_size, stroke):
+            labels.append(prism([loop], ph.deboss_depth, ph.card_thickness - ph.deboss_depth))
+    ink = fuse(labels)
+    body = plate.cut(cq.Compound.makeCompound(pockets)).cut(ink).clean()
+    block = cq.Workplane().add(prism(offset(COUPON_CELLS, ph.pitch, 0.0), ph.block_height))
+    if ph.bottom_chamfer > 0:
+        block = block.faces("<Z").edges().chamfer(ph.bottom_chamfer)
+    return [("body", body), ("ink", ink)], block.val(), list(COUPON_CLEARANCES)
+
+
+#: The six jewel colours (13 of each), named.
+JEWELS = (("ruby", "#C0392B"), ("sapphire", "#2E86C1"), ("emerald", "#27AE60"), ("topaz", "#F1C40F"),
+          ("pearl", "#F4F1EA"), ("amethyst", "#8E44AD"))
+JEWELS_EACH = 13
+JEWEL_RADIUS = 4.5   #: the gem's hexagon, corner to centre
+JEWEL_BASE = 3.0     #: the straight part that sits in a hole
+JEWEL_CROWN = 3.5    #: the faceted top
+
+
+def _hexagon(r: float, x: float = 0.0, y: float = 0.0) -> list[tuple[float, float]]:
+    return [(x + r * math.cos(math.pi / 3 * k), y + r * math.sin(math.pi / 3 * k)) for k in range(6)]
+
+
+def jewel_solid() -> cq.Shape:
+    """A gem: a hexagonal prism that sits in a board hole, under a faceted crown."""
+    base = prism([_hexagon(JEWEL_RADIUS)], JEWEL_BASE)
+    crown = cq.Solid.makeLoft([cq.Wire.makePolygon([cq.Vector(x, y, JEWEL_BASE) for x, y in _hexagon(JEWEL_RADIUS)],
+                                                   close=True),
+                               cq.Wire.makePolygon([cq.Vector(x, y, JEWEL_BASE + JEWEL_CROWN)
+                                                    for x, y in _hexagon(JEWEL_RADIUS * 0.45)], close=True)], True)
+    return fuse([base, crown])
+
+
+#: Four pawns, told apart by shape as well as colour.
+PAWNS = (("round", "#E69F00"), ("square", "#56B4E9"), ("triangle", "#009E73"), ("hexagon", "#CC79A7"))
+PAWN_RADIUS = 8.0
+PAWN_HEIGHT = 22.0
+
+
+def pawn_solid(shape: str) -> cq.Shape:
+    """A pawn: a body of its shape on a round foot."""
+    foot = cq.Solid.makeCylinder(PAWN_RADIUS, 3.0)
+    r, h = PAWN_RADIUS * 0.8, PAWN_HEIGHT - 3.0
+    if shape == "round":
+        body = fuse([cq.Solid.makeCylinder(r * 0.8, h - 6, cq.Vector(0, 0, 3)),
+                     cq.Solid.makeSphere(5.5, cq.Vector(0, 0, PAWN_HEIGHT - 5.5))])
+    elif shape == "square":
+        body = cq.Solid.makeBox(r * 1.4, r * 1.4, h, cq.Vector(-r * 0.7, -r * 0.7, 3))
+    elif shape == "triangle":
+        body = prism([[(r * math.cos(a), r * math.sin(a)) for a in (math.pi / 2, math.pi * 7 / 6, math.pi * 11 / 6)]],
+                     h, 3.0)
+    elif shape == "hexagon":
+        body = prism([_hexagon(r)], h, 3.0)
+    else:
+        raise ValueError(f"no pawn shape {shape!r}")
+    return fuse([foot, body])
+
+
 # -- the kit ----------------------------------------------------------------------------------------
 
 BODY = "#CBBE9E"   #: card plates: temple stone
@@ -265,7 +351,11 @@ def filaments(deck: Deck) -> tuple[list[threemf.Filament], dict[str, int], dict[
     colours = palette.assign([b.name for b in deck.blocks])
     keys = [("body", "card body", BODY), ("ink", "ink (pips, ids)", INK_COLOUR)]
     keys += [(b.name, f"block {b.name}", colours[b.name]) for b in deck.blocks]
-    out = [threemf.Filament(f"{name}: {palette.colour_name(colour)}", colour) for _, name, colour in keys]
+    keys += [("block", "fit-test domino", palette.PALETTE[0])]
+    keys += [(f"jewel-{n}", f"jewel {n}", c) for n, c in JEWELS]
+    keys += [(f"pawn-{n}", f"pawn {n}", c) for n, c in PAWNS]
+    out = [threemf.Filament(name if name.startswith(("jewel", "pawn")) else f"{name}: {palette.colour_name(colour)}",
+                            colour) for _, name, colour in keys]
     return out, {k: i + 1 for i, (k, _, _) in enumerate(keys)}, {k: f.name for (k, _, _), f in zip(keys, out)}
 
 
@@ -282,6 +372,17 @@ def pieces(deck: Deck, ph: Physical, players: int, progress: Callable[[str], Non
         solids = tuple(kit.Solid(key if key != "body" else "card", mesh(shape), key)
                        for key, shape in card_parts(deck, card, ph, ams=True))
         out.append(kit.Piece(f"card-{card.id}", f"card {card.id}", solids, 1, floor))
+    progress("coupon, jewels and pawns")
+    plate, domino, _ = coupon_parts(ph)
+    out.append(kit.Piece("coupon", "fit-test coupon", tuple(kit.Solid(k, mesh(s), k) for k, s in plate), 1, floor))
+    out.append(kit.Piece("coupon-block", "fit-test domino", (kit.Solid("domino", mesh(domino), "block"),)))
+    gem = mesh(jewel_solid())
+    for name, _ in JEWELS:
+        out.append(kit.Piece(f"jewel-{name}", f"jewel {name}", (kit.Solid("jewel", gem, f"jewel-{name}"),),
+                             JEWELS_EACH, group=f"jewel-{name}"))
+    for name, _ in PAWNS:
+        out.append(kit.Piece(f"pawn-{name}", f"pawn {name}", (kit.Solid("pawn", mesh(pawn_solid(name)),
+                                                                        f"pawn-{name}"),)))
     return out
 
 
@@ -294,7 +395,7 @@ def make_kit(deck: Deck, ph: Physical, bed: tuple[float, float], *, players: int
     files: dict[str, bytes] = {}
     for p in made:
         for s in p.solids:
-            suffix = "" if s.key in ("body", p.key.removeprefix("block-")) else f"-{s.key}"
+            suffix = "" if len(p.solids) == 1 or s.key == "body" else f"-{s.key}"
             files[f"stl/{p.key}{suffix}.stl"] = s.mesh.stl()
     sheets = kit.arrange(made, bed[0], bed[1], ph.part_gap)
     fils, number, names = filaments(deck)

@@ -33,13 +33,15 @@ class Solid:
 @dataclass(frozen=True, eq=False)
 class Piece:
     """An object to print ``copies`` times; its solids share one frame, lying on z = 0.
-    ``change_at``: the height of its deboss floor (a NO-AMS colour change), if it has one."""
+    ``change_at``: the height of its deboss floor (a NO-AMS colour change), if it has one;
+    ``group``: pieces of different groups go on different plates (jewels of one colour)."""
 
     key: str
     title: str
     solids: tuple[Solid, ...]
     copies: int = 1
     change_at: float | None = None
+    group: str = ""
 
     def merged(self) -> Mesh:
         return merge([s.mesh for s in self.solids])
@@ -64,10 +66,11 @@ class Sheet:
 def arrange(pieces: Sequence[Piece], width: float, depth: float, gap: float) -> list[Sheet]:
     """Every copy of every piece on as few ``width`` x ``depth`` plates as the packing allows;
     pieces with a colour change and pieces without go on separate plates (a NO-AMS colour
-    change applies to the whole plate)."""
+    change applies to the whole plate), and so do pieces of different groups."""
     out: list[Sheet] = []
-    for group in (True, False):
-        chosen = [p for p in pieces if (p.change_at is not None) == group]
+    groups = list(dict.fromkeys((p.change_at is None, p.group) for p in pieces))
+    for group in groups:
+        chosen = [p for p in pieces if (p.change_at is None, p.group) == group]
         foot = []
         for p in chosen:
             _, _, w, d = p.footprint()

@@ -1,4 +1,4 @@
-"""A stroke font for labels cut into printed parts: digits, capitals and a dash.
+"""A stroke font for labels cut into printed parts: digits, capitals, a dash and a point.
 
 Each glyph is polylines on a grid 4 units wide and 6 high; a label is drawn as rectangles
 along those lines, ``stroke`` mm wide, their ends carried half a stroke on so that corners
@@ -53,6 +53,7 @@ GLYPHS: dict[str, tuple[tuple[Point, ...], ...]] = {
     "Y": (((0, 6), (2, 3), (4, 9)), ((2, 3), (2, 0))),
     "Z": (((0, 6), (4, 6), (0, 0), (4, 0)),),
     "-": (((1, 3), (3, 3)),),
+    ".": (((1.6, 0), (2.4, 0)),),
 }
 
 WIDTH, HEIGHT, SPACE = 4, 6, 2  #: a glyph's grid, and the space between glyphs, in units
@@ -64,7 +65,7 @@ def check(text: str, field: str = "label") -> str:
     missing = sorted({ch for ch in upper if ch not in GLYPHS})
     if missing:
         raise RequestError(f"{field}: {text!r} has characters the 3D label font cannot cut: "
-                           f"{' '.join(repr(m) for m in missing)} (it has 0-9, A-Z and -)")
+                           f"{' '.join(repr(m) for m in missing)} (it has 0-9, A-Z, - and .)")
     return upper
 
 

@@ -28,7 +28,9 @@ def test_the_kit_has_an_stl_per_distinct_part_and_plates_in_both_profiles(made: 
     stl = [n for n in made.files if n.startswith("stl/")]
     assert {f"stl/block-{b.name}.stl" for b in cad_deck.blocks} <= set(stl)
     assert {f"stl/card-{c.id}.stl" for c in cad_deck.cards} <= set(stl)
-    assert made.pieces == 2 * len(cad_deck.blocks) + len(cad_deck.cards)
+    assert made.pieces == 2 * len(cad_deck.blocks) + len(cad_deck.cards) + 2 + 78 + 4
+    assert {"stl/coupon.stl", "stl/coupon-ink.stl", "stl/coupon-block.stl", "stl/jewel-ruby.stl",
+            "stl/pawn-round.stl"} <= set(stl)
     ams = sorted(n for n in made.files if n.startswith("ams/"))
     no_ams = sorted(n for n in made.files if n.startswith("no-ams/"))
     assert len(ams) == len(no_ams) == made.ams_plates >= 2
@@ -69,6 +71,20 @@ def test_every_plate_lies_on_the_bed_with_its_parts_apart(made: ct.Kit) -> None:
                 dy = max(b_lo[1] - a_hi[1], a_lo[1] - b_hi[1])
                 assert max(dx, dy) >= Physical().part_gap - 1e-3, f"{name}: two parts closer than the gap"
         assert re.search(r"<build>", model)
+
+
+def test_each_jewel_colour_has_plates_of_its_own(made: ct.Kit) -> None:
+    colours_per_plate = []
+    for name, data in made.files.items():
+        if name.startswith("no-ams/"):
+            with zipfile.ZipFile(io.BytesIO(data)) as z:
+                model = z.read("3D/3dmodel.model").decode()
+            jewels = set(re.findall(r'name="jewel (\w+)', model))
+            if jewels:
+                colours_per_plate.append(jewels)
+                assert "card" not in model and "block" not in model
+    assert all(len(c) == 1 for c in colours_per_plate)
+    assert set().union(*colours_per_plate) == {n for n, _ in ct.JEWELS}
 
 
 def test_no_ams_card_plates_change_colour_at_the_deboss_floor(made: ct.Kit) -> None:

@@ -113,3 +113,37 @@ def test_a_card_id_the_font_cannot_cut_is_named(cad_deck: Deck) -> None:
     card = replace(cad_deck.cards[0], id="A1+")
     with pytest.raises(Exception, match=r"card A1\+: id: 'A1\+' has characters the 3D label font cannot cut: '\+'"):
         ct.card_plan(cad_deck, card, PH)
+
+
+def test_the_coupon_pockets_leave_their_labelled_clearance_around_the_domino() -> None:
+    import cadquery as cq
+
+    parts, domino, clearances = ct.coupon_parts(PH)
+    body = dict(parts)["body"]
+    assert ct.mesh(body).watertight() and ct.mesh(domino).watertight()
+    z = PH.card_thickness - PH.pocket_depth / 2
+    walls = ct.section(body, z)
+    lo = domino.BoundingBox()
+    plan_top = None
+    for i, c in enumerate(clearances):
+        # lay the domino in pocket i: its cells are where the pocket's were before growing
+        slot = 2 * PH.pitch + 2 * max(clearances)
+        x = ct.RIM + max(clearances) + i * (slot + ct.COUPON_GAP)
+        depth = body.BoundingBox().ymax
+        plan_top = depth - ct.RIM - max(clearances)
+        placed = domino.translate(cq.Vector(x - lo.xmin, plan_top - PH.pitch - lo.ymin, PH.card_thickness
+                                            - PH.pocket_depth))
+        gap = ct.section(placed, z).distance(walls)
+        assert gap == pytest.approx(c, abs=1e-6), (i, c, gap)
+        assert body.intersect(placed).Volume() == pytest.approx(0, abs=1e-6)
+
+
+def test_jewels_and_pawns_are_closed_and_the_pawns_differ_in_shape() -> None:
+    assert ct.mesh(ct.jewel_solid()).watertight()
+    footprints = set()
+    for name, _ in ct.PAWNS:
+        pawn = ct.pawn_solid(name)
+        assert ct.mesh(pawn).watertight()
+        footprints.add(round(ct.section(pawn, 10.0).Area(), 1))
+    assert len(footprints) == len(ct.PAWNS)
+    assert len(ct.JEWELS) == 6 and ct.JEWELS_EACH * len(ct.JEWELS) == 78
