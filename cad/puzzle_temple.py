@@ -284,7 +284,7 @@ def coupon_parts(ph: Physical) -> tuple[list[tuple[str, cq.Shape]], cq.Shape, li
 JEWELS = (("ruby", "#C0392B"), ("sapphire", "#2E86C1"), ("emerald", "#27AE60"), ("topaz", "#F1C40F"),
           ("pearl", "#F4F1EA"), ("amethyst", "#8E44AD"))
 JEWELS_EACH = 13
-JEWEL_RADIUS = 4.5   #: the gem's hexagon, corner to centre
+JEWEL_RADIUS = 4.0   #: the gem's hexagon, corner to centre
 JEWEL_BASE = 3.0     #: the straight part that sits in a hole
 JEWEL_CROWN = 3.5    #: the faceted top
 
@@ -326,6 +326,60 @@ def pawn_solid(shape: str) -> cq.Shape:
     else:
         raise ValueError(f"no pawn shape {shape!r}")
     return fuse([foot, body])
+
+
+# -- the board -----------------------------------------------------------------------------------
+
+HEX = 20.0          #: a temple level's hexagon, flat to flat: a pawn's foot stands on it
+HEX_GAP = 3.0       #: between the hexagons of the column
+HOLE_PITCH = 10.0   #: jewel holes along a row
+RING = 1.2          #: the hexagon's outline stroke
+LEVELS = 6
+
+
+def hole_radius(ph: Physical) -> float:
+    """A jewel hole: the gem's hexagonal foot grown by the clearance on every flat side
+    (corner to centre, so divided by cos 30 degrees)."""
+    return JEWEL_RADIUS + ph.clearance * 2 / math.sqrt(3)
+
+
+def board_plan(ph: Physical) -> tuple[float, float, list[tuple[float, float]], list[tuple[float, float]]]:
+    """The board's size, its seven hexagon centres (the start at the bottom, then levels 1-6
+    upwards) and its 78 jewel hole centres: beside each level a row of 13 running away from
+    its hexagon, so the jewels nearest the hexagon are taken first. Sized to fit the
+    smallest printer preset (the A1 mini's 180 mm bed) whole."""
+    radius = HEX / math.sqrt(3)  # corner to centre of a flat-topped hexagon
+    hole = hole_radius(ph)
+    width = RIM + 2 * radius + 4.0 + (JEWELS_EACH - 1) * HOLE_PITCH + 2 * hole + RIM
+    depth = RIM + (LEVELS + 1) * HEX + LEVELS * HEX_GAP + RIM
+    hexes = [(RIM + radius, RIM + HEX / 2 + k * (HEX + HEX_GAP)) for k in range(LEVELS + 1)]
+    holes = [(RIM + 2 * radius + 4.0 + hole + i * HOLE_PITCH, y) for _, y in hexes[1:] for i in range(JEWELS_EACH)]
+    return width, depth, hexes, holes
+
+
+def board_parts(ph: Physical) -> list[tuple[str, cq.Shape]]:
+    """The board: a plate with the 78 jewel holes (a jewel's foot grown by the clearance,
+    ``pocket_depth`` deep) and each hexagon's outline and number (S for the start) cut in
+    as ``ink`` marks."""
+    width, depth, hexes, holes = board_plan(ph)
+    plate = prism([[(0, 0), (width, 0), (width, depth), (0, depth)]], ph.card_thickness)
+    floor = ph.card_thickness - ph.pocket_depth
+    hole_r = hole_radius(ph)
+    cutters = [prism([_hexagon(hole_r, x, y)], ph.pocket_depth + 1.0, floor) for x, y in holes]
+    radius = HEX / math.sqrt(3)
+    stroke = max(ph.min_stroke, ph.text_size * STROKE_PER_CAP)
+    z = ph.card_thickness - ph.deboss_depth
+    marks = []
+    for k, (x, y) in enumerate(hexes):
+        ring = [_hexagon(radius - 0.6, x, y), list(reversed(_hexagon(radius - 0.6 - RING, x, y)))]
+        marks.append(prism(ring, ph.deboss_depth, z))
+        text = "S" if k == 0 else str(k)
+        tx = x - strokes.width(text, ph.text_size) / 2
+        for loop in strokes.strokes(text, tx, y - ph.text_size / 2, ph.text_size, stroke):
+            marks.append(prism([loop], ph.deboss_depth, z))
+    ink = fuse(marks)
+    body = plate.cut(cq.Compound.makeCompound(cutters)).cut(ink).clean()
+    return [("body", body), ("ink", ink)]
 
 
 # -- the kit ----------------------------------------------------------------------------------------
@@ -372,7 +426,8 @@ def pieces(deck: Deck, ph: Physical, players: int, progress: Callable[[str], Non
         solids = tuple(kit.Solid(key if key != "body" else "card", mesh(shape), key)
                        for key, shape in card_parts(deck, card, ph, ams=True))
         out.append(kit.Piece(f"card-{card.id}", f"card {card.id}", solids, 1, floor))
-    progress("coupon, jewels and pawns")
+    progress("board, coupon, jewels and pawns")
+    out.append(kit.Piece("board", "board", tuple(kit.Solid(k, mesh(s), k) for k, s in board_parts(ph)), 1, floor))
     plate, domino, _ = coupon_parts(ph)
     out.append(kit.Piece("coupon", "fit-test coupon", tuple(kit.Solid(k, mesh(s), k) for k, s in plate), 1, floor))
     out.append(kit.Piece("coupon-block", "fit-test domino", (kit.Solid("domino", mesh(domino), "block"),)))

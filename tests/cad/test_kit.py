@@ -28,9 +28,9 @@ def test_the_kit_has_an_stl_per_distinct_part_and_plates_in_both_profiles(made: 
     stl = [n for n in made.files if n.startswith("stl/")]
     assert {f"stl/block-{b.name}.stl" for b in cad_deck.blocks} <= set(stl)
     assert {f"stl/card-{c.id}.stl" for c in cad_deck.cards} <= set(stl)
-    assert made.pieces == 2 * len(cad_deck.blocks) + len(cad_deck.cards) + 2 + 78 + 4
-    assert {"stl/coupon.stl", "stl/coupon-ink.stl", "stl/coupon-block.stl", "stl/jewel-ruby.stl",
-            "stl/pawn-round.stl"} <= set(stl)
+    assert made.pieces == 2 * len(cad_deck.blocks) + len(cad_deck.cards) + 1 + 2 + 78 + 4
+    assert {"stl/board.stl", "stl/board-ink.stl", "stl/coupon.stl", "stl/coupon-ink.stl", "stl/coupon-block.stl",
+            "stl/jewel-ruby.stl", "stl/pawn-round.stl"} <= set(stl)
     ams = sorted(n for n in made.files if n.startswith("ams/"))
     no_ams = sorted(n for n in made.files if n.startswith("no-ams/"))
     assert len(ams) == len(no_ams) == made.ams_plates >= 2

@@ -147,3 +147,30 @@ def test_jewels_and_pawns_are_closed_and_the_pawns_differ_in_shape() -> None:
         footprints.add(round(ct.section(pawn, 10.0).Area(), 1))
     assert len(footprints) == len(ct.PAWNS)
     assert len(ct.JEWELS) == 6 and ct.JEWELS_EACH * len(ct.JEWELS) == 78
+
+
+def test_the_board_holds_78_jewels_with_the_clearance_and_fits_the_smallest_bed() -> None:
+    import cadquery as cq
+
+    from cad.common.profile import PRINTERS
+
+    width, depth, hexes, holes = ct.board_plan(PH)
+    assert len(hexes) == 7 and len(holes) == 78
+    smallest = min(min(p.width, p.depth) for p in PRINTERS.values())
+    assert max(width, depth) <= smallest - 2 * 3.0
+    # each level's row runs away from its hexagon, nearest hole first
+    for level in range(6):
+        row = holes[level * 13:(level + 1) * 13]
+        assert all(abs(y - hexes[level + 1][1]) < 1e-9 for _, y in row)
+        assert [x for x, _ in row] == sorted(x for x, _ in row) and row[0][0] > hexes[0][0]
+    parts = dict(ct.board_parts(PH))
+    body = parts["body"]
+    assert ct.mesh(body).watertight() and ct.mesh(parts["ink"]).watertight()
+    assert body.intersect(parts["ink"]).Volume() == pytest.approx(0, abs=1e-6)
+    jewel = ct.jewel_solid()
+    z = PH.card_thickness - PH.pocket_depth
+    for x, y in holes[::13]:
+        sitting = jewel.translate(cq.Vector(x, y, z))
+        assert body.intersect(sitting).Volume() == pytest.approx(0, abs=1e-6)
+        gap = ct.section(sitting, z + 1.0).distance(ct.section(body, z + 1.0))
+        assert gap >= PH.clearance - 1e-6
