@@ -60,7 +60,7 @@ def cad(deck_file: str, profile: str, printer: str, settings: str | None, player
     output_path(f"{folder}/", "bom.csv")
     from cad import puzzle_temple as module
 
-    total = len(deck.blocks) + len(deck.cards) + 1
+    total = len(deck.blocks) + len(deck.cards) + 2
     started = time.perf_counter()
     with click.progressbar(length=total, label="building parts", file=sys.stderr,
                            show_pos=True) as bar:
