@@ -87,8 +87,11 @@ class Pen:
 
     # -- shapes --------------------------------------------------------------------------
 
-    def rect(self, box: Box, fill: str | None = None, stroke: str | None = None, width: float = 0.2,
-             radius: float = 0.0, dash: Sequence[float] | None = None) -> None:
+    @contextmanager
+    def paint(self, fill: str | None, stroke: str | None, width: float = 0.2,
+              dash: Sequence[float] | None = None, cap: int = 0, join: int = 1) -> Iterator[dict[str, int]]:
+        """The canvas set to fill and stroke as asked, restored afterwards; yields the
+        ``stroke``/``fill`` flags for ReportLab's drawing calls."""
         c = self.canvas
         c.saveState()
         if fill:
@@ -96,14 +99,23 @@ class Pen:
         if stroke:
             c.setStrokeColor(HexColor(stroke))
             c.setLineWidth(_pt(width))
+            c.setLineCap(cap)
+            c.setLineJoin(join)
             if dash:
                 c.setDash([_pt(d) for d in dash])
+        try:
+            yield {"stroke": 1 if stroke else 0, "fill": 1 if fill else 0}
+        finally:
+            c.restoreState()
+
+    def rect(self, box: Box, fill: str | None = None, stroke: str | None = None, width: float = 0.2,
+             radius: float = 0.0, dash: Sequence[float] | None = None) -> None:
         args = (_pt(box.x), _pt(box.y), _pt(box.w), _pt(box.h))
-        if radius:
-            c.roundRect(*args, _pt(radius), stroke=1 if stroke else 0, fill=1 if fill else 0)
-        else:
-            c.rect(*args, stroke=1 if stroke else 0, fill=1 if fill else 0)
-        c.restoreState()
+        with self.paint(fill, stroke, width, dash, join=0) as flags:
+            if radius:
+                self.canvas.roundRect(*args, _pt(radius), **flags)
+            else:
+                self.canvas.rect(*args, **flags)
 
     def line(self, seg: Segment, width: float = 0.2, colour: str = colours.INK,
              dash: Sequence[float] | None = None, cap: int = 0) -> None:
@@ -111,49 +123,27 @@ class Pen:
 
     def lines(self, segs: Iterable[Segment], width: float = 0.2, colour: str = colours.INK,
               dash: Sequence[float] | None = None, cap: int = 0) -> None:
-        c = self.canvas
-        c.saveState()
-        c.setStrokeColor(HexColor(colour))
-        c.setLineWidth(_pt(width))
-        c.setLineCap(cap)
-        if dash:
-            c.setDash([_pt(d) for d in dash])
-        path = c.beginPath()
-        for s in segs:
-            path.moveTo(_pt(s.x0), _pt(s.y0))
-            path.lineTo(_pt(s.x1), _pt(s.y1))
-        c.drawPath(path, stroke=1, fill=0)
-        c.restoreState()
+        with self.paint(None, colour, width, dash, cap, join=0):
+            path = self.canvas.beginPath()
+            for s in segs:
+                path.moveTo(_pt(s.x0), _pt(s.y0))
+                path.lineTo(_pt(s.x1), _pt(s.y1))
+            self.canvas.drawPath(path, stroke=1, fill=0)
 
     def circle(self, x: float, y: float, r: float, fill: str | None = colours.INK, stroke: str | None = None,
                width: float = 0.2) -> None:
-        c = self.canvas
-        c.saveState()
-        if fill:
-            c.setFillColor(HexColor(fill))
-        if stroke:
-            c.setStrokeColor(HexColor(stroke))
-            c.setLineWidth(_pt(width))
-        c.circle(_pt(x), _pt(y), _pt(r), stroke=1 if stroke else 0, fill=1 if fill else 0)
-        c.restoreState()
+        with self.paint(fill, stroke, width) as flags:
+            self.canvas.circle(_pt(x), _pt(y), _pt(r), **flags)
 
     def polygon(self, points: Sequence[tuple[float, float]], fill: str | None = colours.INK,
                 stroke: str | None = None, width: float = 0.2) -> None:
-        c = self.canvas
-        c.saveState()
-        if fill:
-            c.setFillColor(HexColor(fill))
-        if stroke:
-            c.setStrokeColor(HexColor(stroke))
-            c.setLineWidth(_pt(width))
-            c.setLineJoin(1)
-        path = c.beginPath()
-        path.moveTo(_pt(points[0][0]), _pt(points[0][1]))
-        for x, y in points[1:]:
-            path.lineTo(_pt(x), _pt(y))
-        path.close()
-        c.drawPath(path, stroke=1 if stroke else 0, fill=1 if fill else 0)
-        c.restoreState()
+        with self.paint(fill, stroke, width) as flags:
+            path = self.canvas.beginPath()
+            path.moveTo(_pt(points[0][0]), _pt(points[0][1]))
+            for x, y in points[1:]:
+                path.lineTo(_pt(x), _pt(y))
+            path.close()
+            self.canvas.drawPath(path, **flags)
 
     def text(self, x: float, y: float, text: str, size: float = BODY, *, bold: bool = False,
              anchor: str = "start", colour: str = colours.INK, angle: float = 0) -> None:
