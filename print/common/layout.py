@@ -289,7 +289,10 @@ def _plans(s: Settings) -> list[_Plan]:
     for width, height in ((s.paper.width, s.paper.height), (s.paper.height, s.paper.width)):
         printable = Box(s.margin, s.margin, width - 2 * s.margin, height - 2 * s.margin)
         info = Box(printable.x, printable.y, printable.w, FOOTER)
-        usable = Box(printable.x, printable.y + FOOTER, printable.w, printable.h - FOOTER)
+        # the bottom row's lower trim line carries its crop marks out sideways, which needs the
+        # line clear of the footer band: a bleed of 2 x CLEAR or more does that by itself
+        lift = FOOTER + max(0.0, 2 * CLEAR - s.bleed)
+        usable = Box(printable.x, printable.y + lift, printable.w, printable.h - lift)
         if s.duplex != "gutter":
             out.append(_Plan(width, height, printable, info, usable,
                              _fit(usable.w, slot_w, GAP), _fit(usable.h, slot_h, GAP)))
@@ -316,7 +319,8 @@ def behind(box: Box, duplex: str, width: float, height: float) -> Box:
 
 def needed(s: Settings) -> tuple[float, float]:
     """The paper a card needs with its bleed, inside the margin and above the footer."""
-    return s.card.width + 2 * s.bleed + 2 * s.margin, s.card.height + 2 * s.bleed + 2 * s.margin + FOOTER
+    lift = FOOTER + max(0.0, 2 * CLEAR - s.bleed)
+    return s.card.width + 2 * s.bleed + 2 * s.margin, s.card.height + 2 * s.bleed + 2 * s.margin + lift
 
 
 def impose(count: int, s: Settings) -> Imposition:
