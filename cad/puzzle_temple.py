@@ -442,9 +442,11 @@ def pieces(deck: Deck, ph: Physical, players: int, progress: Callable[[str], Non
 
 
 def make_kit(deck: Deck, ph: Physical, bed: tuple[float, float], *, players: int = 4, ams: bool = True,
-             no_ams: bool = True, title: str = "Puzzle Temple",
+             no_ams: bool = True, title: str = "Puzzle Temple", slicer: str = "bambu",
              progress: Callable[[str], None] = lambda _: None) -> Kit:
-    """STL of every distinct part, AMS and NO-AMS 3MF plates, previews and the bill."""
+    """STL of every distinct part, AMS and NO-AMS 3MF plates (laid out for ``slicer``:
+    ``bambu`` for Bambu Studio and OrcaSlicer, ``prusa`` for PrusaSlicer), previews and the
+    bill."""
     made = pieces(deck, ph, players, progress)
     by_key = {p.key: p for p in made}
     files: dict[str, bytes] = {}
@@ -460,7 +462,8 @@ def make_kit(deck: Deck, ph: Physical, bed: tuple[float, float], *, players: int
         if not wanted:
             continue
         for sheet in sheets:
-            proj = kit.project(sheet, by_key, f"{title}: plate {sheet.number}", profile == "ams", fils, number)
+            proj = kit.project(sheet, by_key, f"{title}: plate {sheet.number}", profile == "ams", fils, number,
+                               slicer)
             files[f"{profile}/plate-{sheet.number:02d}.3mf"] = threemf.write(proj)
         bom[profile] = kit.bill(sheets, by_key, ph.density, profile == "ams", names)
     bed_mesh = kit.Solid("bed", box(bed[0], bed[1], 0.01).translated(0, 0, -0.02), "bed").mesh

@@ -91,8 +91,10 @@ def _placed_mesh(mesh: Mesh, origin: tuple[float, float], place: plates.Placed) 
 
 
 def project(sheet: Sheet, pieces: Mapping[str, Piece], title: str, ams: bool,
-            filaments: Sequence[threemf.Filament], filament_of: Mapping[str, int]) -> threemf.Project:
-    """The 3MF project of one plate."""
+            filaments: Sequence[threemf.Filament], filament_of: Mapping[str, int],
+            slicer: str = "bambu") -> threemf.Project:
+    """The 3MF project of one plate, laid out for ``slicer`` (``bambu``: Bambu Studio and
+    OrcaSlicer; ``prusa``: PrusaSlicer)."""
     items = []
     change = None
     for key, copy, place in sheet.placed:
@@ -106,9 +108,9 @@ def project(sheet: Sheet, pieces: Mapping[str, Piece], title: str, ams: bool,
         name = piece.title if piece.copies == 1 else f"{piece.title} ({copy} of {piece.copies})"
         items.append(threemf.Item(name, parts))
     if ams:
-        return threemf.Project(title, tuple(items), tuple(filaments))
+        return threemf.Project(title, tuple(items), tuple(filaments), slicer=slicer)
     changes = (threemf.ColourChange(change, 2),) if change is not None else ()
-    return threemf.Project(title, tuple(items), NO_AMS_FILAMENTS, changes)
+    return threemf.Project(title, tuple(items), NO_AMS_FILAMENTS, changes, slicer=slicer)
 
 
 @dataclass(frozen=True)

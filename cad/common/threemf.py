@@ -14,8 +14,13 @@ colours and lib3mf rejects it. One file holds one plate:
   change, M600) at ``top_z``.
 
 Bambu Studio reads the colour-change file only from a model whose Application metadata
-starts with ``BambuStudio-``; ``bambu_application=True`` writes that. The same inputs give
-the same bytes (fixed zip dates, fixed order, numbers rounded to the micron).
+starts with ``BambuStudio-``; ``bambu_application=True`` writes that.
+
+``slicer="prusa"`` writes the same plate the way PrusaSlicer keeps multi-material objects
+instead: each item one object whose mesh holds all its parts' triangles, and
+``Metadata/Slic3r_PE_model.config`` naming each part's triangle range (a volume) and its
+extruder. The same inputs give the same bytes (fixed zip dates, fixed order, numbers
+rounded to the micron).
 """
 
 from __future__ import annotations
@@ -26,12 +31,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from xml.sax.saxutils import quoteattr
 
-from cad.common.meshes import Mesh
+from cad.common.meshes import Mesh, merge
 
 CORE = "http://schemas.microsoft.com/3dmanufacturing/core/2015/02"
 MODEL_PATH = "3D/3dmodel.model"
 MODEL_TYPE = "http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel"
 BAMBU_APPLICATION = "BambuStudio-01.10.01.50"
+SLIC3RPE = "http://schemas.slic3r.org/3mf/2017/06"
+SLICERS = ("bambu", "prusa")
 DATE = (1980, 1, 1, 0, 0, 0)
 
 
@@ -80,9 +87,10 @@ class Project:
     filaments: tuple[Filament, ...]
     colour_changes: tuple[ColourChange, ...] = field(default=())
     bambu_application: bool = True
+    slicer: str = "bambu"
 
     def problems(self) -> list[str]:
-        out = []
+        out = [] if self.slicer in SLICERS else [f"slicer: {self.slicer!r} is not one of {', '.join(SLICERS)}"]
         for item in self.items:
             for part in item.parts:
                 if not 1 <= part.filament <= len(self.filaments):
@@ -105,15 +113,33 @@ def _mesh_xml(mesh: Mesh) -> str:
     return f"<mesh><vertices>{vertices}</vertices><triangles>{triangles}</triangles></mesh>"
 
 
-def model_xml(project: Project) -> tuple[str, list[tuple[int, Item, list[int]]]]:
-    """The core model, and (parent id, item, part ids) for the slicer settings."""
-    application = BAMBU_APPLICATION if project.bambu_application else "Templeforge"
-    out = [f'<?xml version="1.0" encoding="UTF-8"?>\n<model unit="millimeter" xml:lang="en-US" xmlns="{CORE}">',
+def _header(project: Project) -> list[str]:
+    prusa = project.slicer == "prusa"
+    application = BAMBU_APPLICATION if project.bambu_application and not prusa else "Templeforge"
+    space = f' xmlns:slic3rpe="{SLIC3RPE}"' if prusa else ""
+    out = [f'<?xml version="1.0" encoding="UTF-8"?>\n<model unit="millimeter" xml:lang="en-US" xmlns="{CORE}"{space}>',
            f'<metadata name="Title">{_text(project.title)}</metadata>',
-           f'<metadata name="Application">{application}</metadata>',
-           "<resources>", '<basematerials id="1">']
+           f'<metadata name="Application">{application}</metadata>']
+    if prusa:
+        out.append('<metadata name="slic3rpe:Version3mf">1</metadata>')
+    out += ["<resources>", '<basematerials id="1">']
     out += [f'<base name={quoteattr(f.name)} displaycolor="{f.colour.upper()}FF"/>' for f in project.filaments]
     out.append("</basematerials>")
+    return out
+
+
+def _build(placed: Sequence[tuple[int, Item]]) -> list[str]:
+    out = ["</resources>", "<build>"]
+    for obj, item in placed:
+        out.append(f'<item objectid="{obj}" transform="1 0 0 0 1 0 0 0 1 {_num(item.x)} {_num(item.y)} '
+                   f'{_num(item.z)}"/>')
+    out += ["</build>", "</model>"]
+    return out
+
+
+def model_xml(project: Project) -> tuple[str, list[tuple[int, Item, list[int]]]]:
+    """The core model, and (parent id, item, part ids) for the slicer settings."""
+    out = _header(project)
     next_id = 2
     layout = []
     for item in project.items:
@@ -128,14 +154,46 @@ def model_xml(project: Project) -> tuple[str, list[tuple[int, Item, list[int]]]]
                    f"</components></object>")
         layout.append((next_id, item, part_ids))
         next_id += 1
-    out.append("</resources>")
-    out.append("<build>")
-    for parent, item, _ in layout:
-        out.append(f'<item objectid="{parent}" transform="1 0 0 0 1 0 0 0 1 {_num(item.x)} {_num(item.y)} '
-                   f'{_num(item.z)}"/>')
-    out.append("</build>")
-    out.append("</model>")
+    out += _build([(parent, item) for parent, item, _ in layout])
     return "\n".join(out) + "\n", layout
+
+
+def prusa_model_xml(project: Project) -> tuple[str, list[tuple[int, Item, list[tuple[int, int]]]]]:
+    """The core model for PrusaSlicer (one merged mesh per item), and (object id, item,
+    each part's first and last triangle) for ``Slic3r_PE_model.config``."""
+    out = _header(project)
+    layout = []
+    for number, item in enumerate(project.items, start=2):
+        ranges = []
+        first = 0
+        for part in item.parts:
+            ranges.append((first, first + len(part.mesh.triangles) - 1))
+            first += len(part.mesh.triangles)
+        merged = merge([part.mesh for part in item.parts])
+        out.append(f'<object id="{number}" type="model" name={quoteattr(item.name)} pid="1" '
+                   f'pindex="{item.parts[0].filament - 1}">{_mesh_xml(merged)}</object>')
+        layout.append((number, item, ranges))
+    out += _build([(number, item) for number, item, _ in layout])
+    return "\n".join(out) + "\n", layout
+
+
+def prusa_model_config(layout: Sequence[tuple[int, Item, list[tuple[int, int]]]]) -> str:
+    """``Metadata/Slic3r_PE_model.config``: each item's volumes (triangle ranges) and their
+    extruders, for PrusaSlicer."""
+    out = ['<?xml version="1.0" encoding="UTF-8"?>', "<config>"]
+    for number, item, ranges in layout:
+        out.append(f'  <object id="{number}" instances_count="1">')
+        out.append(f'    <metadata type="object" key="name" value={quoteattr(item.name)}/>')
+        out.append(f'    <metadata type="object" key="extruder" value="{item.parts[0].filament}"/>')
+        for (first, last), part in zip(ranges, item.parts):
+            out.append(f'    <volume firstid="{first}" lastid="{last}">')
+            out.append(f'      <metadata type="volume" key="name" value={quoteattr(part.name)}/>')
+            out.append('      <metadata type="volume" key="volume_type" value="ModelPart"/>')
+            out.append(f'      <metadata type="volume" key="extruder" value="{part.filament}"/>')
+            out.append("    </volume>")
+        out.append("  </object>")
+    out.append("</config>")
+    return "\n".join(out) + "\n"
 
 
 def _text(value: str) -> str:
@@ -213,9 +271,14 @@ def write(project: Project) -> bytes:
     problems = project.problems()
     if problems:
         raise ValueError("; ".join(problems))
-    model, layout = model_xml(project)
-    files = [("[Content_Types].xml", CONTENT_TYPES), ("_rels/.rels", RELS), (MODEL_PATH, model),
-             ("Metadata/model_settings.config", model_settings(layout))]
+    if project.slicer == "prusa":
+        model, ranges = prusa_model_xml(project)
+        files = [("[Content_Types].xml", CONTENT_TYPES), ("_rels/.rels", RELS), (MODEL_PATH, model),
+                 ("Metadata/Slic3r_PE_model.config", prusa_model_config(ranges))]
+    else:
+        model, layout = model_xml(project)
+        files = [("[Content_Types].xml", CONTENT_TYPES), ("_rels/.rels", RELS), (MODEL_PATH, model),
+                 ("Metadata/model_settings.config", model_settings(layout))]
     if project.colour_changes:
         files.append(("Metadata/custom_gcode_per_layer.xml", bambu_colour_changes(project)))
         files.append(("Metadata/Prusa_Slicer_custom_gcode_per_print_z.xml", prusa_colour_changes(project)))

@@ -21,18 +21,23 @@ PRINTER_NAMES = ("bambu-x1", "bambu-p1", "bambu-a1", "bambu-a1-mini", "prusa-mk4
                    "debossed, with a colour change at the deboss floor.")
 @click.option("--printer", type=click.Choice(PRINTER_NAMES), default="bambu-x1", show_default=True,
               help="The printer whose bed the plates are laid out for.")
+@click.option("--slicer", type=click.Choice(["auto", "bambu", "prusa"]), default="auto", show_default=True,
+              help="How the 3MF files keep each part's filament: bambu (Bambu Studio, OrcaSlicer) or "
+                   "prusa (PrusaSlicer); auto picks prusa for Prusa printers, bambu for the rest.")
 @click.option("--settings", metavar="FILE.toml", help="Physical settings (pitch, clearance, depths, ...); "
               "`templeforge cad --print-settings` prints every one with its unit and reason.")
 @click.option("--players", type=click.IntRange(1, 12), default=4, show_default=True,
               help="Player sets of blocks.")
 @click.option("--out", metavar="DIR", default="output/{game}/models", show_default=True, help="Output folder.")
 @click.option("--print-settings", is_flag=True, help="Print the default settings file and stop.")
-def cad(deck_file: str, profile: str, printer: str, settings: str | None, players: int, out: str,
+def cad(deck_file: str, profile: str, printer: str, slicer: str, settings: str | None, players: int, out: str,
         print_settings: bool) -> None:
     """Write the 3D kit of a deck: one STL per distinct part (stl/), 3MF plates for AMS
     (ams/) and single-extruder printers (no-ams/), PNG previews of every plate and of the
     first card with face 1's solution in its pocket (previews/), and a bill of materials
-    (bom.csv: per plate and filament, the parts and grams).
+    (bom.csv: per plate and filament, the parts and grams). Each plate is a 3MF file that
+    Bambu Studio and OrcaSlicer (or, with --slicer prusa, PrusaSlicer) open with every
+    part's filament and the NO-AMS colour change in place.
 
     Blocks are their cells shrunk by half the clearance; each card's pocket is its lock
     grown by the clearance, so every stored solution fits (the tests prove it). Exit
@@ -65,7 +70,8 @@ def cad(deck_file: str, profile: str, printer: str, settings: str | None, player
     with click.progressbar(length=total, label="building parts", file=sys.stderr,
                            show_pos=True) as bar:
         made = module.make_kit(deck, ph, (bed.width, bed.depth), players=players, ams=profile != "no-ams",
-                               no_ams=profile != "ams", progress=lambda _: bar.update(1))
+                               no_ams=profile != "ams", slicer=slicer_for(slicer, printer),
+                               progress=lambda _: bar.update(1))
     files = dict(made.files)
     files["bom.csv"] = module.bom_csv(made).encode()
     written = write_files(folder, files)
@@ -73,6 +79,13 @@ def cad(deck_file: str, profile: str, printer: str, settings: str | None, player
     for line in module.summary(made, bed):
         click.echo(line)
     click.echo(f"wrote {plural(len(written), 'file')} to {folder}/ in {took:.1f} s")
+
+
+def slicer_for(slicer: str, printer: str) -> str:
+    """The 3MF layout for ``--slicer`` (``auto``: PrusaSlicer's for Prusa printers)."""
+    if slicer != "auto":
+        return slicer
+    return "prusa" if printer.startswith("prusa-") else "bambu"
 
 
 command = cad

@@ -133,3 +133,21 @@ def test_the_cad_command_writes_the_kit_and_refuses_bad_settings(cad_deck: Deck,
     assert result.exit_code == 2 and "mk3" in result.stderr
     result = CliRunner().invoke(main, ["cad", "--print-settings", str(deck_file)])
     assert result.exit_code == 0 and "clearance = 0.2" in result.output
+
+
+def test_prusa_printers_get_prusaslicer_files_unless_told_otherwise(cad_deck: Deck, tmp_path: Path) -> None:
+    deck_file = write_deck(cad_deck, tmp_path / "deck.json")
+    out = tmp_path / "models"
+    args = ["cad", str(deck_file), "--out", str(out), "--profile", "ams", "--players", "1", "--printer", "prusa-mk4"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output + result.stderr
+    with zipfile.ZipFile(out / "ams" / "plate-01.3mf") as z:
+        names = set(z.namelist())
+        config = ET.fromstring(z.read("Metadata/Slic3r_PE_model.config"))
+    assert "Metadata/model_settings.config" not in names
+    extruders = {v.find("metadata[@key='extruder']").get("value") for v in config.iter("volume")}
+    assert len(extruders) > 1, "an AMS card plate prints its body and its inlays in different filaments"
+    result = CliRunner().invoke(main, args[:-2] + ["--printer", "prusa-mk4", "--slicer", "bambu"])
+    assert result.exit_code == 0
+    with zipfile.ZipFile(out / "ams" / "plate-01.3mf") as z:
+        assert "Metadata/model_settings.config" in z.namelist()

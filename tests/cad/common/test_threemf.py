@@ -90,3 +90,28 @@ def test_the_same_project_gives_the_same_bytes_and_a_bad_filament_is_refused() -
                           (threemf.Filament("a", "#000000"),))
     with pytest.raises(ValueError, match="filament 3"):
         threemf.write(bad)
+
+
+def test_the_prusaslicer_flavour_keeps_one_mesh_per_item_with_each_parts_triangles_and_extruder() -> None:
+    base = project((threemf.ColourChange(3.4, 2),))
+    prusa = threemf.Project(base.title, base.items, base.filaments, base.colour_changes, slicer="prusa")
+    data = threemf.write(prusa)
+    model = read_strict(data)
+    meshes = model.GetMeshObjects()
+    triangles = {}
+    while meshes.MoveNext():
+        mesh = meshes.GetCurrentMeshObject()
+        triangles[mesh.GetName()] = mesh.GetTriangleCount()
+    assert triangles == {"card 1": 24, "block L4 & <1>": 12}
+    files = members(data)
+    assert "Metadata/model_settings.config" not in files
+    assert "BambuStudio-" not in files["3D/3dmodel.model"].decode()
+    config = ET.fromstring(files["Metadata/Slic3r_PE_model.config"])
+    volumes = {(o.find("metadata[@key='name']").get("value"), v.find("metadata[@key='name']").get("value")):
+               (int(v.get("firstid")), int(v.get("lastid")), v.find("metadata[@key='extruder']").get("value"))
+               for o in config.iter("object") for v in o.iter("volume")}
+    assert volumes == {("card 1", "plate"): (0, 11, "1"), ("card 1", "inlay A"): (12, 23, "2"),
+                       ("block L4 & <1>", "block"): (0, 11, "2")}
+    assert "Metadata/Prusa_Slicer_custom_gcode_per_print_z.xml" in files
+    with pytest.raises(ValueError, match="slicer"):
+        threemf.write(threemf.Project("x", base.items, base.filaments, slicer="cura"))
