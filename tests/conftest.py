@@ -5,8 +5,20 @@ on every run, to look for new failures; pin what it finds with ``@example``."""
 
 import os
 
+import pytest
 from hypothesis import settings
+
+from generators.puzzle_temple.deck import Deck
+from generators.puzzle_temple.generate import Spec, generate
+from solver.pieces import preset
 
 settings.register_profile("default", derandomize=True, print_blob=True)
 settings.register_profile("explore", derandomize=False, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.fixture(scope="session")
+def default_deck() -> Deck:
+    """The default request (36 cards, 3 ubongo12 blocks per face, thirds, seed 0), made once
+    per run: it takes seconds."""
+    return generate(Spec(preset("ubongo12"), seed=0, workers=2))

@@ -3,6 +3,7 @@ fit its pocket with at least the clearance everywhere (geometry, not bytes)."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
@@ -174,3 +175,28 @@ def test_the_board_holds_78_jewels_with_the_clearance_and_fits_the_smallest_bed(
         assert body.intersect(sitting).Volume() == pytest.approx(0, abs=1e-6)
         gap = ct.section(sitting, z + 1.0).distance(ct.section(body, z + 1.0))
         assert gap >= PH.clearance - 1e-6
+
+
+def test_sampled_cards_of_the_default_deck_fit_every_face(default_deck: Deck) -> None:
+    """The largest lock and three cards drawn with a fixed seed: every face's stored solution,
+    built as blocks, lies in the pocket with no overlap and every gap at least the clearance."""
+    largest = max(default_deck.cards, key=lambda c: len(c.lock.cells))
+    others = [c for c in default_deck.cards if c is not largest]
+    sample = [largest, *random.Random(0).sample(others, 3)]
+    for card in sample:
+        body = ct.card_solid(default_deck, card, PH)
+        for face in card.faces:
+            fit = ct.fit(default_deck, card, face, PH, body)
+            assert fit.overlap == pytest.approx(0, abs=1e-6), (card.id, face.die)
+            assert fit.block_gap >= PH.clearance - 1e-6, (card.id, face.die, fit)
+            assert fit.wall_gap >= PH.clearance - 1e-6, (card.id, face.die, fit)
+
+
+@pytest.mark.slow
+def test_every_card_of_the_default_deck_fits_every_face(default_deck: Deck) -> None:
+    for card in default_deck.cards:
+        body = ct.card_solid(default_deck, card, PH)
+        for face in card.faces:
+            fit = ct.fit(default_deck, card, face, PH, body)
+            assert fit.overlap == pytest.approx(0, abs=1e-6), (card.id, face.die)
+            assert min(fit.block_gap, fit.wall_gap) >= PH.clearance - 1e-6, (card.id, face.die, fit)

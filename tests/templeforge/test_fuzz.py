@@ -267,8 +267,30 @@ def pdf_args(draw: st.DrawFn, workdir: Path) -> list[str]:
     return args
 
 
+CAD_KEYS = ["pitch", "block_height", "card_thickness", "pocket_depth", "clearance", "deboss_depth",
+            "bottom_chamfer", "top_fillet", "text_size", "min_stroke", "layer_height", "nozzle", "part_gap",
+            "density"]
+
+CAD_OPTIONS = {
+    "--printer": ["bambu-x9", "", "prusa-mk4", "bambu-a1-mini"],
+    "--profile": ["rainbow", "", "ams"],
+    "--slicer": ["cura", "prusa"],
+    "--players": ["0", "-1", "13", "x"],
+}
+
+
+def cad_args(draw: st.DrawFn, workdir: Path) -> list[str]:
+    path = where(draw, workdir, draw(deck_texts()), "deck.json")
+    args = ["cad", path, "--out", draw(st.sampled_from(["out", "out/", ".", "deck.json/x"]))]
+    if draw(st.sampled_from([True, False, False])):
+        args += ["--settings", where(draw, workdir, draw(toml_texts(CAD_KEYS)), "s.toml")]
+    for option in draw(st.lists(st.sampled_from(sorted(CAD_OPTIONS)), max_size=2, unique=True)):
+        args += [option, draw(st.sampled_from(CAD_OPTIONS[option]))]
+    return args
+
+
 COMMANDS = {"solve": solve_args, "verify-show": deck_args, "generate": generate_args, "shapes": shapes_args,
-            "pdf": pdf_args}
+            "pdf": pdf_args, "cad": cad_args}
 
 
 @pytest.mark.parametrize("examples", SIZES)
