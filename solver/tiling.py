@@ -21,8 +21,11 @@ has copies (``all``) or at most that often (``subset``).
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import Enum
 
@@ -214,6 +217,19 @@ def enumerate_solutions(
 # -- the CP-SAT model ---------------------------------------------------------------------
 
 
+@contextmanager
+def keeping_sigint() -> Iterator[None]:
+    """Around a CP-SAT solve: OR-Tools takes Ctrl-C for the solve and, when it is done, leaves
+    the operating system's default action in place, so that the next Ctrl-C would kill the
+    process outright, past every ``finally`` and clean-up. Python's own handler is put back."""
+    handler = signal.getsignal(signal.SIGINT)
+    try:
+        yield
+    finally:
+        if handler is not None and threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, handler)
+
+
 class _Collector(cp_model.CpSolverSolutionCallback):
     """Collects solutions as placement indices; stops at the limit. Never prints."""
 
@@ -402,11 +418,12 @@ def _cp_sat(puzzle: Puzzle, counting: bool, limit: int | None, distinct: bool, k
     chooser = _Chooser(cover, cells_of, place)
     action = symmetry_action(puzzle) if distinct else None
     collector = _Collector(chooser, limit, keep, action)
-    if counting:
-        solver.parameters.enumerate_all_solutions = True
-        status = solver.solve(model, collector)
-    else:
-        status = solver.solve(model)
+    with keeping_sigint():
+        if counting:
+            solver.parameters.enumerate_all_solutions = True
+            status = solver.solve(model, collector)
+        else:
+            status = solver.solve(model)
 
     # extract
     if status == cp_model.MODEL_INVALID:  # a bug in this module, not the user's input

@@ -36,6 +36,7 @@ from ortools.sat.python import cp_model
 from solver.pieces import Piece
 from solver.puzzle import Puzzle
 from solver.shapes import Cell, Shape, adjacent
+from solver.tiling import keeping_sigint
 
 
 class LockModel:
@@ -144,7 +145,8 @@ class LockModel:
         solver.parameters.num_workers = 1
         solver.parameters.random_seed = seed
         solver.parameters.max_deterministic_time = self.work
-        status = solver.solve(model)
+        with keeping_sigint():
+            status = solver.solve(model)
 
         # extract
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

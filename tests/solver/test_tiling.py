@@ -324,3 +324,16 @@ def test_counter_and_cp_sat_agree_on_larger_regions(puzzle: Puzzle) -> None:
             tiling.count(puzzle, distinct=True, engine="cp-sat").count
     for s in fast.solutions[:20]:
         assert verify_solution(puzzle, s).ok
+
+
+def test_ctrl_c_after_a_cp_sat_solve_still_raises_keyboard_interrupt() -> None:
+    """OR-Tools leaves the default SIGINT action behind after a solve (the process would die
+    past every clean-up); the engine puts Python's handler back."""
+    import os
+    import signal
+    import time
+
+    tiling.solve(Puzzle(box(2, 4), (piece("I2"),) * 4), engine="cp-sat")
+    with pytest.raises(KeyboardInterrupt):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(2)
