@@ -2,3 +2,40 @@
 
 Reads decks made by ``generators``; nothing in ``solver`` or ``generators`` imports it.
 """
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+
+def cad_module(package: str) -> Any:
+    """The cad module of a game package (``generators.puzzle_temple`` -> ``cad.puzzle_temple``)."""
+    return importlib.import_module(f"cad.{package.rsplit('.', 1)[-1]}")
+
+
+def slicer_for(slicer: str, printer: str) -> str:
+    """The 3MF layout for a slicer choice (``auto``: PrusaSlicer's for Prusa printers,
+    Bambu Studio's, which OrcaSlicer also reads, for the rest)."""
+    if slicer != "auto":
+        return slicer
+    return "prusa" if printer.startswith("prusa-") else "bambu"
+
+
+def kit_files(package: str, deck: Any, *, physical: Any, bed: Any, players: int, profile: str, slicer: str,
+              progress: Callable[[str], None] = lambda _: None) -> tuple[dict[str, bytes], list[str]]:
+    """A deck's whole printable kit as files (STL, 3MF plates for ``profile`` ``ams``,
+    ``no-ams`` or ``both``, previews, ``bom.csv``) and the lines that tell a designer what
+    was made. ``progress`` hears of each part as it is built."""
+    module = cad_module(package)
+    made = module.make_kit(deck, physical, (bed.width, bed.depth), players=players, ams=profile != "no-ams",
+                           no_ams=profile != "ams", slicer=slicer_for(slicer, bed.name), progress=progress)
+    files = dict(made.files)
+    files["bom.csv"] = module.bom_csv(made).encode()
+    return files, module.summary(made, bed)
+
+
+def kit_steps(package: str, deck: Any) -> int:
+    """How many times ``kit_files`` calls ``progress`` before its plate previews."""
+    return cad_module(package).steps(deck)

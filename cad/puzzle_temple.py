@@ -413,6 +413,12 @@ def filaments(deck: Deck) -> tuple[list[threemf.Filament], dict[str, int], dict[
     return out, {k: i + 1 for i, (k, _, _) in enumerate(keys)}, {k: f.name for (k, _, _), f in zip(keys, out)}
 
 
+def steps(deck: Deck) -> int:
+    """How many parts ``pieces`` reports to its ``progress``: each block, each card, and the
+    board with the coupon, jewels and pawns."""
+    return len(deck.blocks) + len(deck.cards) + 1
+
+
 def pieces(deck: Deck, ph: Physical, players: int, progress: Callable[[str], None] = lambda _: None) -> list[kit.Piece]:
     """The kit's pieces: every block ``players`` times, every card once."""
     out = []

@@ -3,3 +3,32 @@
 This package's name shadows the builtin when imported bare: always write
 ``from print import sheets``, never ``import print``.
 """
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+
+def print_module(game: str) -> Any:
+    """The print module of a game package (``generators.puzzle_temple`` -> ``print.puzzle_temple``)."""
+    return importlib.import_module(f"print.{game.rsplit('.', 1)[-1]}")
+
+
+def deck_files(package: str, deck: Any, values: Mapping[str, Any], title: str, previews: bool = True,
+               ) -> tuple[dict[str, bytes], list[str]]:
+    """Every PDF of a deck (and, with ``previews``, a PNG of every page and a contact sheet
+    under ``previews/``), with the lines that tell a designer what was made.
+
+    Raises:
+        RequestError: a print option the deck cannot take (a size too small, ...).
+    """
+    module = print_module(package)
+    printed = module.make(deck, module.request(values), title)
+    files = dict(printed.files)
+    if previews:
+        from print.common.previews import previews as render
+
+        files.update(render(printed.files, printed.imposition, [str(c.id) for c in deck.cards]))
+    return files, module.summary(printed)

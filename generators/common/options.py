@@ -112,15 +112,26 @@ def load_profile(path: str | Path, options: Sequence[Option]) -> dict[str, Any]:
     """
     path = Path(path)
     data = parse_toml(read_text(path, RequestError), str(path), RequestError)
+    return profile_table(data, options, str(path), path.parent)
+
+
+def profile_table(data: Mapping[str, Any], options: Sequence[Option], where: str, folder: Path) -> dict[str, Any]:
+    """A profile table's raw values (a whole profile file, or one section of a build
+    profile, ``where`` naming it); file paths relative to ``folder`` are made relative to
+    the working folder.
+
+    Raises:
+        RequestError: unknown keys, each named.
+    """
     known = {o.name: o for o in options}
     unknown = [k for k in data if k not in known]
     if unknown:
-        raise RequestError([f"{path}: unknown key {k!r} (expected {', '.join(known)})" for k in unknown])
+        raise RequestError([f"{where}: unknown key {k!r} (expected {', '.join(known)})" for k in unknown])
     out = dict(data)
     for name, value in data.items():
         if (known[name].path and isinstance(value, str) and value.endswith((".toml", ".json"))
                 and not Path(value).is_absolute()):
-            out[name] = str(path.parent / value)
+            out[name] = str(folder / value)
     return out
 
 
@@ -134,7 +145,8 @@ class Resolved:
     given: frozenset[str] = frozenset()
 
 
-def resolve(options: Sequence[Option], given: Mapping[str, Any], profile: str | Path | None = None) -> Resolved:
+def resolve(options: Sequence[Option], given: Mapping[str, Any], profile: str | Path | None = None, *,
+            table: Mapping[str, Any] | None = None, source: str = "") -> Resolved:
     """Merge a profile (if any) under the options ``given`` on the command line, then parse
     every value.
 
@@ -142,19 +154,20 @@ def resolve(options: Sequence[Option], given: Mapping[str, Any], profile: str | 
         options: the declarations.
         given: command-line values, only those the user typed (not click's defaults).
         profile: a TOML profile's path.
+        table: instead of ``profile``, a profile table already read (``profile_table``),
+            its values named as ``source: key``.
 
     Raises:
         RequestError: every bad value, each naming its option or profile key.
     """
-    raw: dict[str, Any] = {o.name: o.default for o in options}
+    if table is None and profile is not None:
+        table, source = load_profile(profile, options), str(profile)
+    raw = raw_values(options, given, table=table)
     flags = {o.name: o.flag for o in options}
     labels = {o.name: "" for o in options}
-    if profile is not None:
-        for name, value in load_profile(profile, options).items():
-            raw[name] = value
-            labels[name] = f"{profile}: {name}"
-    for name, value in given.items():
-        raw[name] = value
+    for name in table or {}:
+        labels[name] = f"{source}: {name}"
+    for name in given:
         labels[name] = flags[name]
     values: dict[str, Any] = {}
     problems: list[str] = []
@@ -169,6 +182,19 @@ def resolve(options: Sequence[Option], given: Mapping[str, Any], profile: str | 
     if problems:
         raise RequestError(problems)
     return Resolved(values, {n: labels[n] or flags[n] for n in labels}, frozenset(n for n in labels if labels[n]))
+
+
+def raw_values(options: Sequence[Option], given: Mapping[str, Any], profile: str | Path | None = None, *,
+               table: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Every option's value as written (the default, under the profile, under the command
+    line), before parsing: what a build's cache key is made of."""
+    raw: dict[str, Any] = {o.name: o.default for o in options}
+    if table is not None:
+        raw.update(table)
+    elif profile is not None:
+        raw.update(load_profile(profile, options))
+    raw.update(given)
+    return raw
 
 
 def recorded(options: Sequence[Option], values: Mapping[str, Any]) -> dict[str, Any]:

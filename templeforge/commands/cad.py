@@ -63,29 +63,18 @@ def cad(deck_file: str, profile: str, printer: str, slicer: str, settings: str |
         raise click.UsageError(f"{deck_file}: no 3D kit for {info.title} decks yet")
     folder = Path(out.format(game=info.name))
     output_path(f"{folder}/", "bom.csv")
-    from cad import puzzle_temple as module
+    from cad import kit_files, kit_steps
 
-    total = len(deck.blocks) + len(deck.cards) + 2
     started = time.perf_counter()
-    with click.progressbar(length=total, label="building parts", file=sys.stderr,
+    with click.progressbar(length=kit_steps(info.package, deck), label="building parts", file=sys.stderr,
                            show_pos=True) as bar:
-        made = module.make_kit(deck, ph, (bed.width, bed.depth), players=players, ams=profile != "no-ams",
-                               no_ams=profile != "ams", slicer=slicer_for(slicer, printer),
-                               progress=lambda _: bar.update(1))
-    files = dict(made.files)
-    files["bom.csv"] = module.bom_csv(made).encode()
+        files, lines = kit_files(info.package, deck, physical=ph, bed=bed, players=players, profile=profile,
+                                 slicer=slicer, progress=lambda _: bar.update(1 if bar.pos < bar.length else 0))
     written = write_files(folder, files)
     took = time.perf_counter() - started
-    for line in module.summary(made, bed):
+    for line in lines:
         click.echo(line)
     click.echo(f"wrote {plural(len(written), 'file')} to {folder}/ in {took:.1f} s")
-
-
-def slicer_for(slicer: str, printer: str) -> str:
-    """The 3MF layout for ``--slicer`` (``auto``: PrusaSlicer's for Prusa printers)."""
-    if slicer != "auto":
-        return slicer
-    return "prusa" if printer.startswith("prusa-") else "bambu"
 
 
 command = cad

@@ -3,7 +3,6 @@ PNG previews of every page."""
 
 from __future__ import annotations
 
-import importlib
 import time
 from pathlib import Path
 from typing import Any
@@ -41,7 +40,9 @@ def pdf(deck_file: str, previews: bool, **given: Any) -> None:
     given = {k: v for k, v in given.items() if v is not None}
     resolved = resolve(OPTIONS, given)
     info, deck = read_deck(deck_file)
-    module = importlib.import_module(f"print.{info.package.rsplit('.', 1)[1]}")
+    from print import deck_files, print_module
+
+    module = print_module(info.package)
     unused = sorted(set(given) - module.USES)
     if unused:
         flags = ", ".join(o.flag for o in OPTIONS if o.name in unused)
@@ -51,19 +52,14 @@ def pdf(deck_file: str, previews: bool, **given: Any) -> None:
 
     output_path(f"{out}/", "cards.pdf")  # can be written, checked before any work
     started = time.perf_counter()
-    printed = module.make(deck, module.request(resolved.values), module.deck_title(deck, deck_file))
-    files = dict(printed.files)
-    if previews:
-        from print.common.previews import previews as render_previews
-
-        files.update(render_previews(printed.files, printed.imposition, [str(c.id) for c in deck.cards]))
+    files, lines = deck_files(info.package, deck, resolved.values, module.deck_title(deck, deck_file), previews)
     written = write_files(out, files)
     if previews:  # pages of an earlier, longer run would mislead
         for old in sorted((out / "previews").glob("*.png")):
             if f"previews/{old.name}" not in files:
                 old.unlink()
     took = time.perf_counter() - started
-    for line in module.summary(printed):
+    for line in lines:
         click.echo(line)
     click.echo(f"wrote {plural(len(written), 'file')} to {out}/ in {took:.1f} s")
 
