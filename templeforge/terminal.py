@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from generators.common.figures import Drawing, Fact, Figure, Histogram, Table
+from generators.common.figures import Bars, Drawing, Fact, Figure, Histogram, Table
 
 
 def table(t: Table) -> list[str]:
@@ -28,6 +28,16 @@ def histogram(h: Histogram, bar: int = 40) -> list[str]:
     return out
 
 
+def bars(b: Bars, bar: int = 40) -> list[str]:
+    out = [f"{b.title}:"]
+    most = max(b.values, default=0)
+    width = max((len(label) for label in b.labels), default=0)
+    for label, value in zip(b.labels, b.values):
+        filled = max(round(value * bar / most), 1 if value else 0) if most else 0
+        out.append(f"  {label:<{width}} {'#' * filled:{bar}} {value:g}")
+    return out
+
+
 def render(figures: Iterable[Figure]) -> str:
     """The figures as text, a blank line before each drawing."""
     lines: list[str] = []
@@ -38,6 +48,8 @@ def render(figures: Iterable[Figure]) -> str:
             lines.extend(table(f))
         elif isinstance(f, Histogram):
             lines.extend(histogram(f))
+        elif isinstance(f, Bars):
+            lines.extend(bars(f))
         elif isinstance(f, Drawing):
             lines.append("")
             lines.append(f.title)

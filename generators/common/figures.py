@@ -7,7 +7,12 @@ Nouns:
     Fact       one labelled line (``block usage``: ``I2 54, I3 54, ...; max/min 1.00``).
     Table      a header and rows of cells (text or numbers), with the columns' alignment.
     Histogram  counts of values in bins of equal width.
+    Bars       a labelled value per bar (faces that use each block).
     Drawing    a titled ASCII picture (a lock, a solution).
+
+A table's ``pictures`` columns hold small text pictures (``aab\n.cc``: a letter per cell,
+``.`` for none) that a report may draw as coloured grids, each letter in its ``colours``
+entry.
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ class Table:
     columns: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     align: str = ""
+    pictures: tuple[int, ...] = ()
+    colours: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,9 +61,18 @@ class Histogram:
 
 
 @dataclass(frozen=True, slots=True)
+class Bars:
+    """One bar per label: ``values[i]`` for ``labels[i]``."""
+
+    title: str
+    labels: tuple[str, ...]
+    values: tuple[float, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Drawing:
     title: str
     picture: str
 
 
-Figure = Fact | Table | Histogram | Drawing
+Figure = Fact | Table | Histogram | Bars | Drawing

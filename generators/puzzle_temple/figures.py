@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from generators.common.figures import Drawing, Fact, Figure, Histogram, Table
+from generators.common.figures import Bars, Drawing, Fact, Figure, Histogram, Table
 from generators.puzzle_temple.deck import Card, Deck, Face
 from generators.puzzle_temple.verify import DeckCheck, FaceCheck
 from solver import tiling
@@ -154,3 +154,37 @@ def cards(deck: Deck, chosen: Sequence[Card]) -> list[Figure]:
     return out
 
 
+
+
+def verdict(deck: Deck, check: DeckCheck) -> Fact:
+    """The verification verdict in one line."""
+    if check.ok:
+        return Fact("verification", f"every face of the {_plural(len(deck.cards), 'card')} ({len(check.faces)} "
+                                    f"faces) proved solvable by the independent verifier; the deck's rules hold")
+    return Fact("verification", f"FAILED: {'; '.join(check.problems[:3])}")
+
+
+def build_report(deck: Deck, check: DeckCheck) -> list[Figure]:
+    """What the build report shows: the verdict, the summary, the block usage as bars, and a
+    row per card with face 1's solution as a picture, each face's solutions and difficulty,
+    and the card's tier."""
+    from generators.common.palette import assign
+
+    faces = {(str(f.card), f.die): f for f in check.faces}
+    key = deck.letters()
+    colours = assign([b.name for b in deck.blocks])
+    rows = []
+    for card in deck.cards:
+        mine = [faces[(str(card.id), f.die)] for f in card.faces]
+        first = mine[0].solution if mine else None
+        picture = first.picture(card.lock, key) if first is not None else card.lock.format()
+        mean = check.card_difficulty(card.id)
+        tier = check.tier(card.id)
+        rows.append((str(card.id), picture, str(card.lock.size), " ".join(count_text(f) for f in mine),
+                     " ".join(f"{f.difficulty:.2f}" if f.difficulty is not None else "-" for f in mine),
+                     f"{mean:.2f}" if mean is not None else "-", tier.value if tier else "-"))
+    table = Table(("card", "face 1 solved", "cells", "solutions, faces 1-6", "difficulty (bits), faces 1-6",
+                   "mean difficulty", "tier"), tuple(rows), "><>>>><", pictures=(1,),
+                  colours=tuple((key[name], colours[name]) for name in key))
+    usage = Bars("faces that use each block", tuple(check.usage), tuple(float(n) for n in check.usage.values()))
+    return [verdict(deck, check), *summary(deck, check), usage, table]
