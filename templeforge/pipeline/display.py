@@ -1,0 +1,78 @@
+"""What a build shows while it runs: a live bar per stage on a terminal (rich), plain lines
+otherwise (a log, CI, a pipe)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, TextIO
+
+from templeforge.pipeline.runner import ORDER, Display, Record
+
+
+def _finished(stage: str, record: Record) -> str:
+    said = record.lines[0] if record.lines else "done"
+    if record.cached:
+        return f"{stage}: unchanged, kept ({said})"
+    return f"{stage}: {said} ({record.seconds:.1f} s)"
+
+
+class Plain(Display):
+    """A line when a stage starts and one when it ends."""
+
+    def __init__(self, game: str, out: TextIO | None = None) -> None:
+        self.game = game
+        self.out = out or sys.stderr
+
+    def _say(self, text: str) -> None:
+        print(f"[{self.game}] {text}", file=self.out, flush=True)
+
+    def start(self, stage: str) -> None:
+        self._say(f"{stage}: started")
+
+    def finish(self, stage: str, record: Record) -> None:
+        self._say(_finished(stage, record))
+
+
+class Live(Display):
+    """A bar per stage, redrawn in place."""
+
+    def __init__(self, game: str) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.console = Console(stderr=True)
+        self.progress = Progress(TextColumn("[bold]{task.fields[stage]:<9}"), BarColumn(),
+                                 MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("{task.description}"),
+                                 console=self.console, transient=False)
+        self.game = game
+        self.tasks: dict[str, Any] = {}
+        self.progress.start()
+
+    def _task(self, stage: str) -> Any:
+        if stage not in self.tasks:
+            self.tasks[stage] = self.progress.add_task("", stage=stage, total=None, start=False)
+        return self.tasks[stage]
+
+    def start(self, stage: str) -> None:
+        self.progress.start_task(self._task(stage))
+
+    def update(self, stage: str, done: int, total: int, what: str) -> None:
+        self.progress.update(self._task(stage), completed=done, total=total or None, description=what)
+
+    def finish(self, stage: str, record: Record) -> None:
+        task = self._task(stage)
+        self.progress.update(task, total=1, completed=1, description=_finished(stage, record).split(": ", 1)[1])
+        self.progress.stop_task(task)
+
+    def close(self) -> None:
+        self.progress.stop()
+
+
+def display(game: str, live: bool | None = None) -> Display:
+    """Live bars when standard error is a terminal, plain lines otherwise."""
+    if live is None:
+        live = sys.stderr.isatty()
+    return Live(game) if live else Plain(game)
+
+
+__all__ = ["ORDER", "Plain", "Live", "display"]

@@ -1,0 +1,314 @@
+"""``report.html``: one self-contained page about a build (no network, no other file needed
+to read it: images are inline, plots are SVG drawn here, the table sorts with a few lines
+of script). Thumbnails link to the full previews beside it.
+
+The page is made from the game's figures (``generators.<game>.figures.build_report``), the
+build's files (previews, ``models/bom.csv``) and its records (the command, versions and
+each stage's time). Only the timings differ between two builds of the same request; they
+sit in ``<section id="timings">``.
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import html
+import io
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from generators.common.figures import Bars, Drawing, Fact, Figure, Histogram, Table
+
+THUMB = 360  #: the longest side of a thumbnail, in pixels
+
+STYLE = """
+:root { --ink: #1d1d1f; --muted: #5f6368; --line: #d9dce1; --soft: #f5f6f8; --accent: #0b5cad; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); }
+main { max-width: 1120px; margin: 0 auto; padding: 16px; }
+h1 { font-size: 1.6em; margin: 0.2em 0; } h2 { font-size: 1.2em; margin-top: 1.6em;
+  border-bottom: 1px solid var(--line); padding-bottom: 4px; }
+.lead { color: var(--muted); margin-top: 0; }
+.verdict { padding: 10px 14px; border-radius: 6px; background: #e7f4ea; border: 1px solid #9fd3ad; }
+.verdict.bad { background: #fdecea; border-color: #f1a7a0; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 14px; }
+dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; }
+.wide { overflow-x: auto; }
+table { border-collapse: collapse; font-size: 0.92em; }
+th, td { padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: middle; }
+th { background: var(--soft); text-align: left; position: sticky; top: 0; }
+th.sort { cursor: pointer; user-select: none; } th.sort::after { content: " \\2195"; color: var(--muted); }
+td.r, th.r { text-align: right; font-variant-numeric: tabular-nums; }
+.plots { display: grid; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); gap: 16px; }
+figure { margin: 0; } figcaption { color: var(--muted); font-size: 0.9em; }
+.thumbs { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 10px; }
+.thumbs a { display: block; text-decoration: none; color: var(--muted); font-size: 0.85em; }
+.thumbs img { width: 100%; height: auto; border: 1px solid var(--line); background: #fff; }
+code, pre { background: var(--soft); border-radius: 4px; padding: 1px 4px; font-size: 0.9em; }
+pre { padding: 8px; overflow-x: auto; }
+svg text { font: 11px system-ui, sans-serif; fill: var(--ink); }
+@media (max-width: 600px) { dl.facts { grid-template-columns: 1fr; } dl.facts dd { margin-bottom: 6px; } }
+"""
+
+SCRIPT = """
+document.querySelectorAll("table.sortable").forEach(function (table) {
+  table.querySelectorAll("th").forEach(function (th, column) {
+    th.classList.add("sort");
+    th.addEventListener("click", function () {
+      var body = table.tBodies[0];
+      var rows = Array.prototype.slice.call(body.rows);
+      var down = th.dataset.order !== "up";
+      th.dataset.order = down ? "up" : "down";
+      rows.sort(function (a, b) {
+        var x = a.cells[column].dataset.v, y = b.cells[column].dataset.v;
+        var nx = parseFloat(x), ny = parseFloat(y);
+        var c = (!isNaN(nx) && !isNaN(ny)) ? nx - ny : String(x).localeCompare(String(y));
+        return down ? c : -c;
+      });
+      rows.forEach(function (row) { body.appendChild(row); });
+    });
+  });
+});
+"""
+
+
+def esc(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _num(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+# -- plots -------------------------------------------------------------------------------------
+
+
+def bars_svg(labels: Sequence[str], values: Sequence[float], title: str, width: int = 480, height: int = 220,
+             colour: str = "#0b5cad") -> str:
+    """A bar chart as SVG: one bar per label, the value above it."""
+    left, bottom, top = 34, 34, 16
+    plot_w, plot_h = width - left - 8, height - bottom - top
+    most = max(values, default=0) or 1
+    if all(float(v).is_integer() for v in values):  # counts: whole-number ticks
+        tick = max(1, math.ceil(most / 4))
+        most = tick * 4
+    step = plot_w / max(len(values), 1)
+    out = [f'<svg viewBox="0 0 {width} {height}" width="100%" role="img" aria-label="{esc(title)}">']
+    for k in range(5):
+        v = most * k / 4
+        y = top + plot_h - plot_h * k / 4
+        out.append(f'<line x1="{left}" x2="{width - 8}" y1="{_num(y)}" y2="{_num(y)}" stroke="#e3e5e8"/>')
+        out.append(f'<text x="{left - 4}" y="{_num(y + 4)}" text-anchor="end">{_num(v)}</text>')
+    for i, (label, value) in enumerate(zip(labels, values)):
+        h = plot_h * value / most
+        x = left + i * step + step * 0.12
+        out.append(f'<rect x="{_num(x)}" y="{_num(top + plot_h - h)}" width="{_num(step * 0.76)}" '
+                   f'height="{_num(h)}" fill="{colour}"><title>{esc(label)}: {value:g}</title></rect>')
+        out.append(f'<text x="{_num(x + step * 0.38)}" y="{height - bottom + 14}" text-anchor="middle">'
+                   f'{esc(label)}</text>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def histogram_svg(h: Histogram) -> str:
+    labels = [f"{h.start + i * h.width:g}" for i in range(len(h.bins))]
+    return bars_svg(labels, [float(n) for n in h.bins], h.title, colour="#6a3d9a")
+
+
+def picture_svg(picture: str, colours: Mapping[str, str], cell: int = 9) -> str:
+    """A text picture (a letter per cell, ``.`` for none) as a grid of coloured squares."""
+    rows = picture.splitlines()
+    width = max((len(r) for r in rows), default=0)
+    out = [f'<svg viewBox="0 0 {width * cell} {len(rows) * cell}" width="{width * cell}" '
+           f'height="{len(rows) * cell}" role="img" aria-label="{esc(picture)}">']
+    for y, row in enumerate(rows):
+        for x, ch in enumerate(row):
+            if ch in ". ":
+                continue
+            fill = colours.get(ch, "#888888")
+            out.append(f'<rect x="{x * cell}" y="{y * cell}" width="{cell}" height="{cell}" fill="{fill}" '
+                       f'stroke="#333" stroke-width="0.6"/>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+# -- figures -----------------------------------------------------------------------------------
+
+
+def table_html(t: Table, sortable: bool = True) -> str:
+    align = (t.align or "<" * len(t.columns)).ljust(len(t.columns), "<")
+    colours = dict(t.colours)
+    head = "".join(f'<th class="{"r" if a == ">" else ""}">{esc(c)}</th>' for c, a in zip(t.columns, align))
+    rows = []
+    for row in t.rows:
+        cells = []
+        for i, (value, a) in enumerate(zip(row, align)):
+            if i in t.pictures:
+                cells.append(f'<td data-v="{sum(ch not in ". " for ch in value)}">'
+                             f'{picture_svg(value, colours)}</td>')
+            else:
+                cells.append(f'<td class="{"r" if a == ">" else ""}" data-v="{esc(value)}">{esc(value)}</td>')
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    kind = ' class="sortable"' if sortable else ""
+    return (f'<div class="wide"><table{kind}><thead><tr>{head}</tr></thead><tbody>'
+            + "".join(rows) + "</tbody></table></div>")
+
+
+def figures_html(figures: Sequence[Figure]) -> tuple[str, str, str]:
+    """(facts, plots, tables) as HTML."""
+    facts, plots, tables = [], [], []
+    for f in figures:
+        if isinstance(f, Fact):
+            facts.append(f"<dt>{esc(f.label)}</dt><dd>{esc(f.text)}</dd>")
+        elif isinstance(f, Histogram):
+            plots.append(f"<figure>{histogram_svg(f)}<figcaption>{esc(f.title)}</figcaption></figure>")
+        elif isinstance(f, Bars):
+            plots.append(f"<figure>{bars_svg(f.labels, f.values, f.title)}<figcaption>{esc(f.title)}"
+                         f"</figcaption></figure>")
+        elif isinstance(f, Table):
+            tables.append(table_html(f))
+        elif isinstance(f, Drawing):
+            tables.append(f"<h3>{esc(f.title)}</h3><pre>{esc(f.picture)}</pre>")
+    return ('<dl class="facts">' + "".join(facts) + "</dl>", '<div class="plots">' + "".join(plots) + "</div>",
+            "".join(tables))
+
+
+# -- images ------------------------------------------------------------------------------------
+
+
+def thumbnail(path: Path, size: int = THUMB) -> str:
+    """A PNG shrunk to ``size`` pixels on its longest side, as a data URI (the same bytes
+    for the same image)."""
+    from PIL import Image
+
+    with Image.open(path) as image:
+        image = image.convert("RGB")
+        image.thumbnail((size, size), Image.Resampling.LANCZOS)
+        buf = io.BytesIO()
+        image.save(buf, "PNG", optimize=True)
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def thumbs_html(folder: Path, names: Sequence[str], label: Any = None) -> str:
+    items = []
+    for name in names:
+        caption = label(name) if label else Path(name).stem
+        items.append(f'<a href="{esc(name)}"><img src="{thumbnail(folder / name)}" alt="{esc(caption)}">'
+                     f"<span>{esc(caption)}</span></a>")
+    return '<div class="thumbs">' + "".join(items) + "</div>"
+
+
+# -- the bill of materials ---------------------------------------------------------------------
+
+
+def bom_html(path: Path) -> str:
+    """Per profile and filament: plates, parts and grams, from ``bom.csv``."""
+    if not path.is_file():
+        return "<p>No 3D kit in this build.</p>"
+    with path.open(newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    totals: dict[tuple[str, str], list[float]] = {}
+    plates: dict[str, set[str]] = {}
+    for r in rows:
+        t = totals.setdefault((r["profile"], r["filament"]), [0, 0.0, 0])
+        t[0] += int(r["parts"])
+        t[1] += float(r["grams_solid"])
+        t[2] += 1
+        plates.setdefault(r["profile"], set()).add(r["plate"])
+    body = []
+    for (profile, filament), (parts, grams, on) in sorted(totals.items()):
+        body.append((profile, filament, str(int(on)), str(int(parts)), f"{grams:.1f}"))
+    grams = {profile: sum(t[1] for (pr, _), t in totals.items() if pr == profile) for profile in plates}
+    summary = ", ".join(f"{profile}: {len(p)} plates, {grams[profile]:.0f} g" for profile, p in sorted(plates.items()))
+    table = Table(("profile", "filament", "plates", "parts", "grams (solid)"), tuple(body), "<<>>>")
+    return (f"<p>{esc(summary)} at most (printed solid; the slicer's infill takes less). "
+            f'Per plate: <a href="models/bom.csv">models/bom.csv</a>.</p>' + table_html(table))
+
+
+# -- the page ----------------------------------------------------------------------------------
+
+
+def page(*, title: str, lead: str, verdict: tuple[bool, str], command: str, versions: Mapping[str, str],
+         figures: Sequence[Figure], folder: Path, files: Sequence[str], timings: Sequence[tuple[str, str, str]],
+         links: Sequence[tuple[str, str]]) -> str:
+    """The whole report as HTML text."""
+    facts, plots, tables = figures_html([f for f in figures if not (isinstance(f, Fact) and
+                                                                   f.label == "verification")])
+    ok, said = verdict
+    pages = sorted(n for n in files if n.startswith("previews/") and n.endswith(".png")
+                   and not n.endswith("contact-sheet.png"))
+    plates = sorted(n for n in files if n.startswith("models/previews/plate-"))
+    assembled = sorted(n for n in files if n.startswith("models/previews/") and n not in plates)
+    contact = [n for n in files if n.endswith("previews/contact-sheet.png")]
+    version_rows = "".join(f"<tr><td>{esc(k)}</td><td>{esc(v)}</td></tr>" for k, v in sorted(versions.items()))
+    timing_rows = "".join(f'<tr><td>{esc(s)}</td><td class="r">{esc(t)}</td><td>{esc(n)}</td></tr>'
+                          for s, t, n in timings)
+    link_items = "".join(f'<li><a href="{esc(href)}">{esc(href)}</a>: {esc(what)}</li>' for href, what in links)
+    parts = [
+        "<!doctype html>", '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{esc(title)}</title><style>{STYLE}</style></head><body><main>",
+        f"<h1>{esc(title)}</h1><p class=\"lead\">{esc(lead)}</p>",
+        f'<p class="verdict{"" if ok else " bad"}"><strong>{"Verified" if ok else "Not verified"}:</strong> '
+        f"{esc(said)}</p>",
+        f"<h2>What was built</h2><ul>{link_items}</ul>",
+        f"<h2>The deck</h2>{facts}{plots}",
+        f"<h2>Cards</h2><p class=\"lead\">Click a column's heading to sort by it.</p>{tables}",
+    ]
+    if pages:
+        parts.append("<h2>Print and play</h2>")
+        if contact:
+            parts.append("<p>Every card front:</p>" + thumbs_html(folder, contact, lambda n: "contact sheet"))
+        parts.append("<p>Every page as printed (click for full size):</p>" + thumbs_html(folder, pages))
+    if plates or assembled:
+        parts.append("<h2>3D kit</h2>")
+        if assembled:
+            parts.append("<p>A card with face 1's stored solution in its pocket:</p>" + thumbs_html(folder, assembled))
+        if plates:
+            parts.append("<p>Every plate, from above:</p>" + thumbs_html(folder, plates))
+    parts.append("<h2>Bill of materials</h2>" + bom_html(folder / "models" / "bom.csv"))
+    parts.append(f"<h2>Reproduce it</h2><pre>{esc(command)}</pre><div class=\"wide\"><table><thead><tr>"
+                 f"<th>package</th><th>version</th></tr></thead><tbody>{version_rows}</tbody></table></div>")
+    parts.append(f'<section id="timings"><h2>Stage timings</h2><div class="wide"><table><thead><tr><th>stage</th>'
+                 f'<th class="r">seconds</th><th>note</th></tr></thead><tbody>{timing_rows}</tbody></table></div>'
+                 f"</section>")
+    parts.append(f"<script>{SCRIPT}</script></main></body></html>")
+    return "\n".join(parts) + "\n"
+
+
+LINKS = (("deck.json", "the deck: every card, face and stored solution"),
+         ("cards.pdf", "the cards to print and cut"), ("answers.pdf", "a solution of every face"),
+         ("blocks.pdf", "paper blocks at the cards' pitch"), ("calibration.pdf", "the duplex calibration sheet"),
+         ("models/", "STL, 3MF plates (ams/, no-ams/), previews and bom.csv"),
+         ("manifest.json", "every file with its size and SHA-256"))
+
+
+def make(folder: Path, settings: Any, records: Mapping[str, Any], command: str) -> bytes:
+    """The report of the build in ``folder`` (its files so far, its stage records)."""
+    from templeforge import __version__
+    from templeforge.pipeline.runner import tool_versions
+
+    info = settings.game
+    deck_name = records["generate"].files[0]
+    deck = info.module("deck").read_deck(folder / deck_name)
+    check = info.module("verify").verify_deck(deck)
+    figures = info.module("figures").build_report(deck, check)
+    verdict = next((f.text for f in figures if isinstance(f, Fact) and f.label == "verification"), "")
+    files = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+    have = set(files)
+    links = [(href, what) for href, what in LINKS if href in have or (href.endswith("/") and
+                                                                        any(n.startswith(href) for n in files))]
+    timings = []
+    for stage in ("generate", "verify", "pdf", "cad"):
+        r = records.get(stage)
+        if r is not None:
+            timings.append((stage, f"{r.seconds:.1f}", "unchanged: kept from the previous build" if r.cached else ""))
+    seed = settings.generate.values.get("seed")
+    lead = (f"{len(deck.cards)} cards, seed {seed}, built by templeforge {__version__}. Everything below comes "
+            f"from the files beside this page.")
+    text = page(title=f"{info.title}: the kit", lead=lead, verdict=(check.ok, verdict), command=command,
+                versions=tool_versions(), figures=figures, folder=folder, files=files,
+                timings=timings, links=links)
+    return text.encode("utf-8")

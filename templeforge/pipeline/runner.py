@@ -1,0 +1,343 @@
+"""The build: per game, generate -> verify -> {PDF, 3D kit} -> report and manifest.
+
+Each stage has a key: the SHA-256 of what it reads (the deck's bytes, its settings as
+written, the files they name) and the tool's version. ``build.json`` records each stage's
+key, files and time; a stage whose key and files are unchanged is not run again, and its
+files are carried over (hard-linked) from the previous build. ``--force`` runs everything.
+
+Nothing is written in place: the build fills ``DIR/.<game>.partial/``, and only a complete
+build replaces ``DIR/<game>/`` (two renames). A failure or Ctrl-C removes the partial folder
+and leaves the previous build as it was.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import signal
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from generators.common.errors import RequestError
+from templeforge import __version__
+from templeforge.pipeline import stages
+from templeforge.pipeline.settings import GameSettings
+
+STATE = "build.json"
+MANIFEST = "manifest.json"
+REPORT = "report.html"
+FORMAT = "templeforge.pipeline/1"
+ORDER = ("generate", "verify", "pdf", "cad", "report")
+
+
+class StageFailed(Exception):
+    """A stage stopped: ``stage`` names it, the message says why; ``status`` is the exit
+    status (1 verification failed, 2 bad input, 130 interrupted, 70 a bug)."""
+
+    def __init__(self, stage: str, message: str, status: int) -> None:
+        super().__init__(message)
+        self.stage = stage
+        self.status = status
+
+
+@dataclass
+class Record:
+    """What ``build.json`` keeps of a stage: its key, files, seconds and summary lines."""
+
+    key: str
+    files: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    lines: list[str] = field(default_factory=list)
+    cached: bool = False
+
+    def as_json(self) -> dict[str, Any]:
+        return {"key": self.key, "files": self.files, "seconds": round(self.seconds, 3), "lines": self.lines}
+
+
+@dataclass
+class Outcome:
+    """A game's build: where it is, each stage's record and the canonical command."""
+
+    game: str
+    folder: Path
+    records: dict[str, Record]
+    command: str
+
+
+class Display:
+    """Where the build says what it is doing (``templeforge.pipeline.display`` draws it)."""
+
+    def start(self, stage: str) -> None: ...
+    def update(self, stage: str, done: int, total: int, what: str) -> None: ...
+    def finish(self, stage: str, record: Record) -> None: ...
+    def close(self) -> None: ...
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def key_of(stage: str, *parts: Any) -> str:
+    """A stage key: the stage, the tool version and its inputs, as canonical JSON."""
+    text = json.dumps([stage, __version__, *parts], sort_keys=True, default=repr, separators=(",", ":"))
+    return sha256(text.encode("utf-8"))
+
+
+def file_hashes(raw: Mapping[str, Any]) -> dict[str, str]:
+    """The SHA-256 of every file a stage's settings name (a block set, a reference deck),
+    so that editing that file rebuilds the stage."""
+    out = {}
+    for name, value in sorted(raw.items()):
+        if isinstance(value, str) and value.endswith((".toml", ".json")) and Path(value).is_file():
+            out[name] = sha256(Path(value).read_bytes())
+    return out
+
+
+def read_state(folder: Path) -> dict[str, Record]:
+    """The previous build's records (none if there is no readable ``build.json``)."""
+    try:
+        data = json.loads((folder / STATE).read_text("utf-8"))
+        if data.get("format") != FORMAT:
+            return {}
+        return {name: Record(r["key"], list(r["files"]), float(r["seconds"]), list(r["lines"]))
+                for name, r in data["stages"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
+def _manifest_hashes(folder: Path) -> dict[str, str]:
+    try:
+        data = json.loads((folder / MANIFEST).read_text("utf-8"))
+        return {f["path"]: f["sha256"] for f in data["files"]}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
+def _intact(folder: Path, record: Record, hashes: Mapping[str, str]) -> bool:
+    """Every file of a previous stage is still there, as the manifest recorded it."""
+    for name in record.files:
+        path = folder / name
+        if not path.is_file() or name not in hashes or sha256(path.read_bytes()) != hashes[name]:
+            return False
+    return True
+
+
+def _carry(old: Path, new: Path, names: list[str]) -> None:
+    for name in names:
+        target = new / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(old / name, target)
+        except OSError:
+            shutil.copy2(old / name, target)
+
+
+def _write(folder: Path, files: Mapping[str, bytes]) -> list[str]:
+    for name, data in files.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    return sorted(files)
+
+
+@contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM stops a build as Ctrl-C does: cleanly, the previous output kept."""
+
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        old = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+def build_game(settings: GameSettings, out: Path, *, command: str, jobs: int = 1, force: bool = False,
+               display: Display | None = None,
+               report: Callable[[Path, GameSettings, dict[str, Record], str], bytes] | None = None) -> Outcome:
+    """Build one game's kit into ``out/<game>/``.
+
+    Raises:
+        StageFailed: a stage stopped (the previous build is left as it was).
+    """
+    display = display or Display()
+    game = settings.game.name
+    folder = out / game
+    partial = out / f".{game}.partial"
+    previous = {} if force else read_state(folder)
+    hashes = _manifest_hashes(folder) if previous else {}
+    records: dict[str, Record] = {}
+    running = "setup"
+    workers = None
+    try:
+        with _sigterm_as_interrupt():
+            if partial.exists():
+                shutil.rmtree(partial)  # left by a build that was killed outright
+            partial.mkdir(parents=True)
+
+            def cached(stage: str, key: str) -> bool:
+                old = previous.get(stage)
+                if old is None or old.key != key or not _intact(folder, old, hashes):
+                    return False
+                _carry(folder, partial, old.files)
+                records[stage] = Record(key, old.files, old.seconds, old.lines, cached=True)
+                display.finish(stage, records[stage])
+                return True
+
+            def run(stage: str, key: str, work: Callable[[], stages.Made]) -> None:
+                nonlocal running
+                running = stage
+                display.start(stage)
+                started = time.perf_counter()
+                made = work()
+                records[stage] = Record(key, _write(partial, made.files), time.perf_counter() - started, made.lines)
+                display.finish(stage, records[stage])
+
+            # generate
+            raw = settings.generate.raw
+            key = key_of("generate", game, raw, file_hashes(raw))
+            if not cached("generate", key):
+                run("generate", key, lambda: stages.generate(
+                    settings, lambda d, t, w: display.update("generate", d, t, w)))
+            deck_name = records["generate"].files[0]
+            deck = (partial / deck_name).read_bytes()
+            deck_hash = sha256(deck)
+            # verify
+            key = key_of("verify", game, deck_hash)
+            if not cached("verify", key):
+                run("verify", key, lambda: stages.verify(settings.game.package, deck))
+            # PDFs and the 3D kit, side by side when there are workers
+            title = f"{settings.game.title} - {deck_name} (seed {settings.generate.values.get('seed')})"
+            pdf_key = key_of("pdf", game, deck_hash, settings.pdf.raw, title)
+            cad_key = key_of("cad", game, deck_hash, settings.cad.raw)
+            todo = [s for s, k in (("pdf", pdf_key), ("cad", cad_key)) if not cached(s, k)]
+            if todo and jobs > 1:
+                workers, queue = stages.pool(min(jobs, len(todo)))
+                args = {"pdf": (settings, deck, title), "cad": (settings, deck)}
+                pending = {}
+                for stage in todo:
+                    display.start(stage)
+                    pending[stage] = (workers.apply_async(stages.run_in_worker, (stage, *args[stage])),
+                                      time.perf_counter())
+                while pending:
+                    running = ", ".join(pending)
+                    _drain(queue, display)
+                    for stage, (result, started) in list(pending.items()):
+                        if result.ready():
+                            running = stage
+                            made = result.get()
+                            key = pdf_key if stage == "pdf" else cad_key
+                            records[stage] = Record(key, _write(partial, made.files),
+                                                    time.perf_counter() - started, made.lines)
+                            display.finish(stage, records[stage])
+                            del pending[stage]
+                    time.sleep(0.05)
+                _drain(queue, display)
+                workers.close()
+                workers.join()
+                workers = None
+            else:
+                for stage in todo:
+                    if stage == "pdf":
+                        run("pdf", pdf_key, lambda: stages.pdf(
+                            settings, deck, title, lambda d, t, w: display.update("pdf", d, t, w)))
+                    else:
+                        run("cad", cad_key, lambda: stages.cad(
+                            settings, deck, lambda d, t, w: display.update("cad", d, t, w)))
+            # the report, then the manifest and state
+            key = key_of("report", game, command, [records[s].key for s in ORDER[:-1]])
+            if report is not None and not cached("report", key):
+                run("report", key, lambda: stages.Made({REPORT: report(partial, settings, records, command)},
+                                                       [REPORT]))
+            running = "manifest"
+            _finish(partial, records, command, settings)
+            _swap(partial, folder, out / f".{game}.old")
+    except KeyboardInterrupt:
+        _abandon(workers, partial)
+        raise StageFailed(running, "interrupted", 130) from None
+    except stages.VerifyFailed as err:
+        _abandon(workers, partial)
+        raise StageFailed(running, str(err), 1) from None
+    except RequestError as err:
+        _abandon(workers, partial)
+        raise StageFailed(running, str(err), 2) from None
+    except BaseException as err:
+        _abandon(workers, partial)
+        if isinstance(err, OSError):
+            raise
+        raise StageFailed(running, f"{type(err).__name__}: {err}", 70) from err
+    finally:
+        display.close()
+    return Outcome(game, folder, records, command)
+
+
+def _drain(queue: Any, display: Display) -> None:
+    import queue as queues
+
+    while True:
+        try:
+            stage, done, total, what = queue.get_nowait()
+        except queues.Empty:
+            return
+        display.update(stage, done, total, what)
+
+
+def _abandon(workers: Any, partial: Path) -> None:
+    if workers is not None:
+        workers.terminate()
+        workers.join()
+    shutil.rmtree(partial, ignore_errors=True)
+
+
+PACKAGES = ("cadquery", "click", "numba", "numpy", "ortools", "pillow", "pypdfium2", "reportlab")
+
+
+def tool_versions() -> dict[str, str]:
+    """Templeforge's, Python's and the libraries' versions that shape what a build makes."""
+    import platform
+    from importlib import metadata
+
+    out = {"templeforge": __version__, "python": platform.python_version()}
+    for name in PACKAGES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = "not installed"
+    return out
+
+
+def _finish(folder: Path, records: Mapping[str, Record], command: str, settings: GameSettings) -> None:
+    """``manifest.json`` (every file of the kit with its size and SHA-256, the command and the
+    versions: the same bytes for the same build) and ``build.json`` (the stages' keys, files
+    and times, for the next build to compare against)."""
+    names = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+    files = [{"path": n, "bytes": (folder / n).stat().st_size, "sha256": sha256((folder / n).read_bytes())}
+             for n in names if n not in (MANIFEST, STATE)]
+    manifest = {"format": "templeforge.manifest/1", "game": settings.game.name, "command": command,
+                "versions": tool_versions(), "files": files}
+    (folder / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", "utf-8")
+    state = {"format": FORMAT, "version": __version__, "stages": {s: records[s].as_json() for s in ORDER
+                                                                  if s in records}}
+    (folder / STATE).write_text(json.dumps(state, indent=1) + "\n", "utf-8")
+
+
+def _swap(partial: Path, folder: Path, old: Path) -> None:
+    """Put the complete build in place: the previous one moves aside, then goes."""
+    if old.exists():
+        shutil.rmtree(old)
+    if folder.exists():
+        os.replace(folder, old)
+    os.replace(partial, folder)
+    shutil.rmtree(old, ignore_errors=True)

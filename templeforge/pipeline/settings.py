@@ -1,0 +1,174 @@
+"""A build's settings: one TOML profile with a section per stage, under the command line.
+
+::
+
+    [generate]          # the keys of `templeforge generate <game>` (not out or workers)
+    cards = 24
+    seed = 7
+    [pdf]               # the keys of `templeforge pdf` (not out), and previews = true|false
+    paper = "letter"
+    duplex = "long"
+    [cad]               # profile, printer, slicer, players, and every physical setting
+    printer = "bambu-a1-mini"
+    clearance = 0.25
+
+An unknown section or key is an error naming it. ``--seed`` on the command line wins over
+``[generate] seed``. Each stage's settings are kept twice: as written (``raw``, with the
+defaults filled in: what the stage's cache key is made of) and parsed (``values``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from generators import GameInfo
+from generators.common.errors import RequestError
+from generators.common.options import Option, profile_table, raw_values, resolve
+from solver.textfiles import parse_toml, read_text
+
+SECTIONS = ("generate", "pdf", "cad")
+#: Keys a stage has on its own command that the build sets itself.
+BUILD_SETS = {"generate": {"out": "--out", "workers": "--jobs"}, "pdf": {"out": "--out"}}
+CAD_CHOICES = {"profile": ("both", "ams", "no-ams"), "slicer": ("auto", "bambu", "prusa")}
+CAD_DEFAULTS: dict[str, Any] = {"profile": "both", "printer": "bambu-x1", "slicer": "auto", "players": 4}
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One stage's settings: as written (defaults filled in) and parsed."""
+
+    raw: Mapping[str, Any]
+    values: Mapping[str, Any] = field(default_factory=dict)
+    given: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """Everything a game's build is asked for."""
+
+    game: GameInfo
+    generate: Stage
+    pdf: Stage
+    cad: Stage
+    previews: bool = True
+
+
+def read_profile(path: str | Path) -> dict[str, dict[str, Any]]:
+    """The profile's sections (each a table), checked for unknown sections.
+
+    Raises:
+        RequestError: the file cannot be read or parsed, or holds something other than the
+            known sections.
+    """
+    data = parse_toml(read_text(path, RequestError), str(path), RequestError)
+    problems = []
+    for name, value in data.items():
+        if name not in SECTIONS:
+            problems.append(f"{path}: unknown section [{name}] (expected {', '.join(f'[{s}]' for s in SECTIONS)})")
+        elif not isinstance(value, dict):
+            problems.append(f"{path}: {name}: expected a [{name}] section, got a value")
+    if problems:
+        raise RequestError(problems)
+    return {name: dict(value) for name, value in data.items()}
+
+
+def _build_keys(section: str, table: dict[str, Any], where: str) -> list[str]:
+    """Take out of ``table`` the keys the build sets itself, one problem for each."""
+    taken = BUILD_SETS.get(section, {})
+    problems = [f"{where}: [{section}] {k}: the build sets it (use {taken[k]})" for k in table if k in taken]
+    for k in taken:
+        table.pop(k, None)
+    return problems
+
+
+def _options(options: tuple[Option, ...], section: str) -> tuple[Option, ...]:
+    return tuple(o for o in options if o.name not in BUILD_SETS.get(section, {}))
+
+
+def game_settings(info: GameInfo, sections: Mapping[str, Mapping[str, Any]], where: str, folder: Path, *,
+                  seed: int | None = None, jobs: int = 1) -> GameSettings:
+    """Parse every stage's settings for ``info``'s game.
+
+    Raises:
+        RequestError: every bad key or value, naming the profile, section and key.
+    """
+    from print.common.options import OPTIONS as PRINT_OPTIONS
+
+    problems: list[str] = []
+    spec = info.module("spec")
+    # generate
+    table = dict(sections.get("generate", {}))
+    problems += _build_keys("generate", table, where)
+    try:
+        options = _options(spec.OPTIONS, "generate")
+        table = profile_table(table, options, f"{where}: [generate]", folder)
+        given = {"seed": str(seed)} if seed is not None else {}
+        values = resolve(spec.OPTIONS, {**given, "workers": str(jobs)}, table=table, source=f"{where}: [generate]")
+        generate = Stage(raw_values(options, given, table=table), values.values, values.given - {"workers"})
+    except RequestError as err:
+        problems.extend(err.problems)
+        generate = Stage({})
+    # pdf
+    table = dict(sections.get("pdf", {}))
+    previews = table.pop("previews", True)
+    if not isinstance(previews, bool):
+        problems.append(f"{where}: [pdf] previews: expected true or false, got {previews!r}")
+    problems += _build_keys("pdf", table, where)
+    try:
+        options = _options(PRINT_OPTIONS, "pdf")
+        table = profile_table(table, options, f"{where}: [pdf]", folder)
+        values = resolve(PRINT_OPTIONS, {}, table=table, source=f"{where}: [pdf]")
+        pdf = Stage({**raw_values(options, {}, table=table), "previews": previews}, values.values, values.given)
+    except RequestError as err:
+        problems.extend(err.problems)
+        pdf = Stage({})
+    # cad
+    try:
+        cad = cad_stage(sections.get("cad", {}), f"{where}: [cad]")
+    except RequestError as err:
+        problems.extend(err.problems)
+        cad = Stage({})
+    if problems:
+        raise RequestError(problems)
+    return GameSettings(info, generate, pdf, cad, bool(previews))
+
+
+def cad_stage(table: Mapping[str, Any], where: str) -> Stage:
+    """The ``[cad]`` section: ``profile``, ``printer``, ``slicer``, ``players`` and any
+    physical setting (``cad.common.profile``)."""
+    from cad.common.profile import BY_NAME, physical_from, printer
+
+    problems = []
+    raw = dict(CAD_DEFAULTS)
+    physical = {}
+    for key, value in table.items():
+        if key in CAD_DEFAULTS:
+            raw[key] = value
+        elif key in BY_NAME:
+            physical[key] = value
+        else:
+            problems.append(f"{where}: unknown key {key!r} (expected {', '.join(CAD_DEFAULTS)} or a physical "
+                            f"setting: {', '.join(BY_NAME)})")
+    for key, choices in CAD_CHOICES.items():
+        if raw[key] not in choices:
+            problems.append(f"{where}: {key}: expected one of {', '.join(choices)}, got {raw[key]!r}")
+    players = raw["players"]
+    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 12:
+        problems.append(f"{where}: players: expected a whole number 1-12, got {players!r}")
+    bed = None
+    try:
+        bed = printer(raw["printer"] if isinstance(raw["printer"], str) else repr(raw["printer"]), f"{where}: printer")
+    except RequestError as err:
+        problems.extend(err.problems)
+    ph = None
+    try:
+        ph = physical_from(physical, where)
+    except RequestError as err:
+        problems.extend(err.problems)
+    if problems:
+        raise RequestError(problems)
+    values = {**raw, "bed": bed, "physical": ph}
+    return Stage({**raw, **{k: physical[k] for k in sorted(physical)}}, values, frozenset(table))

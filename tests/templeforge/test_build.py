@@ -1,0 +1,271 @@
+"""``templeforge build`` end to end on a small deck: the files, the manifest, the cache (a
+second build does nothing; a changed PDF setting redoes only the PDFs), the same bytes
+whatever --jobs, an interrupted build, a deck that fails verification, and the settings."""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from generators import GAMES
+from generators.common.errors import RequestError
+from templeforge.cli import main
+from templeforge.pipeline import runner, stages
+from templeforge.pipeline.settings import game_settings, read_profile
+
+SMALL = """
+[generate]
+cards = 3
+seed = 4
+
+[pdf]
+players = 1
+{pdf}
+
+[cad]
+players = 1
+"""
+
+
+def profile(folder: Path, pdf: str = "") -> Path:
+    path = folder / "small.toml"
+    path.write_text(SMALL.format(pdf=pdf))
+    return path
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args))
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def state(folder: Path) -> dict:
+    return json.loads((folder / "build.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small kit built once, in this process (--jobs 1)."""
+    root = tmp_path_factory.mktemp("build")
+    result = run("build", "--profile", str(profile(root)), "--out", str(root / "out"), "--jobs", "1")
+    assert result.exit_code == 0, result.output + result.stderr
+    return root
+
+
+def test_a_build_writes_the_whole_kit_and_a_manifest_of_it(built: Path) -> None:
+    folder = built / "out" / "puzzle-temple"
+    have = files(folder)
+    for name in ("deck.json", "cards.pdf", "answers.pdf", "blocks.pdf", "report.html", "manifest.json",
+                 "models/bom.csv", "models/ams/plate-01.3mf", "models/no-ams/plate-01.3mf",
+                 "previews/contact-sheet.png", "previews/cards-01.png", "models/previews/plate-01.png"):
+        assert name in have, name
+    assert any(n.startswith("models/stl/card-") for n in have)
+    manifest = json.loads(have["manifest.json"])
+    listed = {f["path"]: f for f in manifest["files"]}
+    assert set(listed) == set(have) - {"manifest.json", "build.json"}
+    for name, entry in listed.items():
+        assert entry["bytes"] == len(have[name])
+        assert entry["sha256"] == hashlib.sha256(have[name]).hexdigest()
+    assert manifest["command"].startswith("templeforge build --game puzzle-temple --profile ")
+    assert {"templeforge", "python", "cadquery", "reportlab", "ortools"} <= set(manifest["versions"])
+    assert not (built / "out" / ".puzzle-temple.partial").exists()
+    deck = json.loads(have["deck.json"])
+    assert deck["game"] == "puzzle-temple" and len(deck["cards"]) == 3 and deck["seed"] == 4
+
+
+def test_the_report_holds_the_verdict_the_cards_the_plots_and_the_bill(built: Path) -> None:
+    page = (built / "out" / "puzzle-temple" / "report.html").read_text()
+    assert "Verified:" in page and "every face of the 3 cards (18 faces)" in page
+    assert page.count('<table class="sortable">') >= 2
+    assert "<svg" in page and "faces that use each block" in page and "face difficulty" in page
+    assert 'href="models/previews/plate-01.png"' in page and "data:image/png;base64," in page
+    assert "block I2" in page and "grams (solid)" in page
+    assert "templeforge build --game puzzle-temple --profile" in page
+    assert re.search(r'<section id="timings">.*generate.*</section>', page, re.S)
+    assert "http://" not in page and "https://" not in page, "the report must open offline"
+
+
+def test_a_second_build_does_nothing_and_a_pdf_setting_redoes_only_the_pdfs(built: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    shutil.copytree(built / "out", out, copy_function=shutil.copy2)
+    folder = out / "puzzle-temple"
+    before = files(folder)
+    started = time.perf_counter()
+    result = run("build", "--profile", str(profile(built)), "--out", str(out), "--jobs", "1")
+    assert result.exit_code == 0, result.stderr
+    assert "nothing to redo" in result.output
+    assert time.perf_counter() - started < 30  # generous: the real figure is in bench/build.py
+    assert files(folder) == before
+    cad_file = folder / "models" / "ams" / "plate-01.3mf"
+    inode = cad_file.stat().st_ino
+    changed = profile(tmp_path, pdf='paper = "letter"')
+    result = run("build", "--profile", str(changed), "--out", str(out), "--jobs", "1")
+    assert result.exit_code == 0, result.stderr
+    assert "redid pdf, report" in result.output, result.output
+    after = files(folder)
+    assert after["cards.pdf"] != before["cards.pdf"]
+    assert {n: d for n, d in after.items() if n.startswith("models/")} == \
+           {n: d for n, d in before.items() if n.startswith("models/")}
+    assert cad_file.stat().st_ino == inode, "the 3D kit was carried over, not rebuilt"
+    assert after["deck.json"] == before["deck.json"]
+
+
+def strip_timings(page: bytes) -> bytes:
+    return re.sub(rb'<section id="timings">.*?</section>', b"", page, flags=re.S)
+
+
+def test_two_jobs_give_the_same_bytes_as_one(built: Path, tmp_path: Path) -> None:
+    result = run("build", "--profile", str(profile(built)), "--out", str(tmp_path / "out"), "--jobs", "2")
+    assert result.exit_code == 0, result.output + result.stderr
+    one = files(built / "out" / "puzzle-temple")
+    two = files(tmp_path / "out" / "puzzle-temple")
+    assert set(one) == set(two)
+    for name in one:
+        if name == "build.json":
+            continue
+        if name == "report.html":
+            assert strip_timings(one[name]) == strip_timings(two[name])
+        elif name == "manifest.json":
+            a, b = json.loads(one[name]), json.loads(two[name])
+            a["files"] = [f for f in a["files"] if f["path"] != "report.html"]
+            b["files"] = [f for f in b["files"] if f["path"] != "report.html"]
+            assert a == b
+        else:
+            assert one[name] == two[name], name
+
+
+def test_an_interrupted_build_leaves_the_previous_one_intact(built: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    shutil.copytree(built / "out", out)
+    before = files(out / "puzzle-temple")
+    command = [sys.executable, "-m", "templeforge", "build", "--profile", str(profile(built)), "--out", str(out),
+               "--jobs", "2", "--force"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert proc.stderr is not None
+    seen = []
+    for line in proc.stderr:
+        seen.append(line)
+        if "cad: started" in line:
+            time.sleep(2)  # well inside the stage
+            proc.send_signal(signal.SIGINT)
+            break
+    rest, tail = proc.communicate(timeout=120)
+    assert proc.returncode == 130, (seen, tail)
+    message = tail.strip().splitlines()[-1]
+    assert "stopped: interrupted" in message and "keeps the previous build" in message
+    assert re.search(r"the (cad|pdf, cad|cad, pdf) stage", message), message
+    assert files(out / "puzzle-temple") == before
+    assert sorted(p.name for p in out.iterdir()) == ["puzzle-temple"], "no partial folder left"
+
+
+def test_a_deck_that_fails_verification_stops_the_build_naming_the_card_and_face(
+        built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    deck = json.loads((built / "out" / "puzzle-temple" / "deck.json").read_text())
+    card = deck["cards"][1]
+    face = card["faces"][2]
+    face["blocks"] = [face["blocks"][0]]  # one block cannot fill the lock
+    face.pop("solution", None)
+    face.pop("solutions", None)
+    face.pop("difficulty", None)
+    broken = (json.dumps(deck) + "\n").encode()
+    monkeypatch.setattr(stages, "generate", lambda settings, progress: stages.Made({"deck.json": broken}))
+    sections = read_profile(profile(built))
+    settings = game_settings(GAMES["puzzle-temple"], sections, "small.toml", built, jobs=1)
+    with pytest.raises(runner.StageFailed) as failed:
+        runner.build_game(settings, tmp_path / "out", command="test", jobs=1)
+    assert failed.value.stage == "verify" and failed.value.status == 1
+    assert f"card {card['id']}" in str(failed.value) and "face 3" in str(failed.value)
+    assert not (tmp_path / "out" / "puzzle-temple").exists()
+    assert not (tmp_path / "out" / ".puzzle-temple.partial").exists()
+
+
+def test_the_profile_names_every_unknown_section_key_and_bad_value(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[generate]\ncards = 3\ncolour = 'red'\nout = 'x'\n[pdf]\npaper = 'a9'\n[cad]\nclearance = -1\n"
+                   "printer = 'mk9'\n[paint]\nx = 1\n")
+    result = run("build", "--profile", str(bad), "--out", str(tmp_path / "o"))
+    assert result.exit_code == 2 and "unknown section [paint]" in result.stderr
+    bad.write_text("[generate]\ncards = 3\ncolour = 'red'\nout = 'x'\n[pdf]\npaper = 'a9'\n[cad]\nclearance = -1\n"
+                   "printer = 'mk9'\n")
+    with pytest.raises(RequestError) as err:
+        game_settings(GAMES["puzzle-temple"], read_profile(bad), str(bad), tmp_path)
+    text = "\n".join(err.value.problems)
+    for expected in ("[generate] out: the build sets it (use --out)", "unknown key 'colour'", "paper",
+                     "clearance", "mk9"):
+        assert expected in text, expected
+    result = run("build", "--profile", str(bad), "--out", str(tmp_path / "o"))
+    assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "o").exists()
+
+
+def test_the_command_line_seed_wins_over_the_profile(tmp_path: Path) -> None:
+    sections = read_profile(profile(tmp_path))
+    settings = game_settings(GAMES["puzzle-temple"], sections, "small.toml", tmp_path, seed=9)
+    assert settings.generate.values["seed"] == 9 and settings.generate.raw["seed"] == "9"
+    assert game_settings(GAMES["puzzle-temple"], sections, "small.toml", tmp_path).generate.values["seed"] == 4
+
+
+def test_a_folder_that_no_build_made_is_not_replaced(tmp_path: Path) -> None:
+    mine = tmp_path / "out" / "puzzle-temple"
+    mine.mkdir(parents=True)
+    (mine / "notes.txt").write_text("mine")
+    result = run("build", "--profile", str(profile(tmp_path)), "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2 and "holds notes.txt, which a build does not make" in result.stderr
+    assert (mine / "notes.txt").read_text() == "mine"
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+
+PROBE = """<script>window.__errors = [];
+addEventListener("error", function (e) { __errors.push(String(e.message || (e.target && e.target.src))); }, true);
+var __error = console.error;
+console.error = function () { __errors.push([].join.call(arguments, " ")); __error.apply(console, arguments); };
+</script>"""
+
+CHECK = """<script>addEventListener("load", function () {
+  // after "load" every image has loaded or failed: complete, and decoded if it has a width
+  var images = [].slice.call(document.images);
+  var bad = images.filter(function (i) { return !i.complete || i.naturalWidth === 0; })
+                  .map(function (i) { return "not decoded: " + i.alt; });
+  var table = document.querySelector("table.sortable");
+  var heads = [].slice.call(table.tHead.rows[0].cells);
+  var column = heads.findIndex(function (th) { return th.textContent === "mean difficulty"; });
+  heads[column].click();
+  var sorted = [].map.call(table.tBodies[0].rows, function (r) { return parseFloat(r.cells[column].dataset.v); });
+  document.title = "CHECK " + JSON.stringify({errors: __errors, bad: bad, images: images.length,
+                                               svgs: document.querySelectorAll("svg").length, sorted: sorted});
+});</script>"""
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Chromium (Debian: apt-get install chromium); .ci/run installs it")
+def test_the_report_opens_in_headless_chromium_with_no_errors_and_every_image_decoded(built: Path) -> None:
+    folder = built / "out" / "puzzle-temple"
+    page = (folder / "report.html").read_text()
+    probe = folder.parent / "report-check.html"  # beside the kit, so that relative links resolve the same
+    probe.write_text(page.replace("<head>", "<head>" + PROBE, 1).replace("</body>", CHECK + "</body>", 1))
+    try:
+        dom = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=15000",
+                              "--dump-dom", probe.as_uri()], capture_output=True, text=True, timeout=120).stdout
+    finally:
+        probe.unlink()
+    found = re.search(r"<title>CHECK (.*?)</title>", dom, re.S)
+    assert found, dom[:500]
+    result = json.loads(html.unescape(found.group(1)))
+    assert result["errors"] == [] and result["bad"] == []
+    assert result["images"] >= 5 and result["svgs"] >= 5
+    assert result["sorted"] == sorted(result["sorted"]) and len(result["sorted"]) == 3
