@@ -39,11 +39,15 @@ class Live(Display):
     def __init__(self, game: str) -> None:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+        from rich.table import Column
 
         self.console = Console(stderr=True)
-        self.progress = Progress(TextColumn("[bold]{task.fields[stage]:<9}"), BarColumn(),
-                                 MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("{task.description}"),
-                                 console=self.console, transient=False)
+        self.progress = Progress(TextColumn("[bold]{task.fields[stage]}", table_column=Column(width=8, no_wrap=True)),
+                                 BarColumn(bar_width=24), MofNCompleteColumn(table_column=Column(width=7)),
+                                 TimeElapsedColumn(),
+                                 TextColumn("{task.description}", table_column=Column(ratio=1, no_wrap=True,
+                                                                                     overflow="ellipsis")),
+                                 console=self.console, transient=False, expand=True)
         self.game = game
         self.tasks: dict[str, Any] = {}
         self.progress.start()

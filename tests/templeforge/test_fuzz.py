@@ -289,8 +289,42 @@ def cad_args(draw: st.DrawFn, workdir: Path) -> list[str]:
     return args
 
 
+BUILD_SECTIONS = {"generate": ["cards", "seed", "blocks", "lock_size", "out", "workers", "colour"],
+                  "pdf": ["paper", "size", "duplex", "bleed", "previews", "out", "ink"],
+                  "cad": ["printer", "profile", "slicer", "players", "clearance", "pitch", "glue"]}
+#: one entry each that no build accepts: at least one goes in every drawn profile, so that
+#: the command stops before any work (a valid profile would build a whole kit)
+BUILD_BAD = [("generate", "cards", 0), ("generate", "out", "x"), ("generate", "colour", "red"),
+             ("pdf", "paper", "a9"), ("pdf", "previews", "yes"), ("cad", "clearance", -1),
+             ("cad", "printer", "mk9"), ("cad", "players", 0), ("paint", "x", 1)]
+
+
+def build_args(draw: st.DrawFn, workdir: Path) -> list[str]:
+    kind = draw(st.sampled_from(["sections"] * 6 + ["text", "folder", "missing", "option"]))
+    args = ["build", "--out", draw(st.sampled_from(["out", ".", "file/x"])), "--jobs", "1"]
+    (workdir / "file").write_text("x")
+    if kind == "option":
+        option, value = draw(st.sampled_from([("--jobs", "0"), ("--seed", "-1"), ("--game", "chess"),
+                                              ("--seed", "x"), ("--jobs", "999")]))
+        return args + ["--profile", write(workdir, "p.toml", b"[paint]\n"), option, value]
+    if kind == "text":
+        return args + ["--profile", write(workdir, "p.toml", draw(toml_texts(["generate", "pdf", "cad"])) +
+                                          b"\n[paint]\n")]
+    if kind in ("folder", "missing"):
+        return args + ["--profile", "." if kind == "folder" else "no-such.toml"]
+    sections: dict[str, dict[str, object]] = {}
+    for section, key, value in draw(st.lists(st.sampled_from(BUILD_BAD), min_size=1, max_size=3)):
+        sections.setdefault(section, {})[key] = value
+    for section, keys in BUILD_SECTIONS.items():
+        for key in draw(st.lists(st.sampled_from(keys), max_size=2, unique=True)):
+            sections.setdefault(section, {}).setdefault(key, draw(json_trees(["x"])))
+    text = "\n".join(f"[{section}]\n" + "\n".join(f"{json.dumps(k)} = {toml_value(v)}" for k, v in table.items())
+                     for section, table in sections.items())
+    return args + ["--profile", write(workdir, "p.toml", text.encode("utf-8", "surrogatepass"))]
+
+
 COMMANDS = {"solve": solve_args, "verify-show": deck_args, "generate": generate_args, "shapes": shapes_args,
-            "pdf": pdf_args, "cad": cad_args}
+            "pdf": pdf_args, "cad": cad_args, "build": build_args}
 
 
 @pytest.mark.parametrize("examples", SIZES)
