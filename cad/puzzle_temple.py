@@ -447,6 +447,16 @@ def pieces(deck: Deck, ph: Physical, players: int, progress: Callable[[str], Non
     return out
 
 
+def preview_colour(piece: kit.Piece, index: int, profile: str, colours: dict[str, str]) -> str:
+    """How a piece's solid looks printed. AMS: its own filament. NO-AMS: what one filament
+    and a colour change give, the marks' floors in the first filament and the rest in the
+    second, except jewels, printed a colour per plate."""
+    if profile == "ams" or piece.group:
+        return colours[piece.solids[index].key]
+    first, second = kit.NO_AMS_FILAMENTS
+    return first.colour if piece.change_at is not None and index > 0 else second.colour
+
+
 def make_kit(deck: Deck, ph: Physical, bed: tuple[float, float], *, players: int = 4, ams: bool = True,
              no_ams: bool = True, title: str = "Puzzle Temple", slicer: str = "bambu",
              progress: Callable[[str], None] = lambda _: None) -> Kit:
@@ -460,34 +470,38 @@ def make_kit(deck: Deck, ph: Physical, bed: tuple[float, float], *, players: int
         for s in p.solids:
             suffix = "" if len(p.solids) == 1 or s.key == "body" else f"-{s.key}"
             files[f"stl/{p.key}{suffix}.stl"] = s.mesh.stl()
-    sheets = kit.arrange(made, bed[0], bed[1], ph.part_gap)
     fils, number, names = filaments(deck)
     colours = {k: fils[i - 1].colour for k, i in number.items()}
     bom = {}
+    plates = {}
+    bed_mesh = kit.Solid("bed", box(bed[0], bed[1], 0.01).translated(0, 0, -0.02), "bed").mesh
     for profile, wanted in (("ams", ams), ("no-ams", no_ams)):
         if not wanted:
             continue
+        sheets = kit.arrange(made, bed[0], bed[1], ph.part_gap, single=profile == "no-ams")
+        plates[profile] = len(sheets)
         for sheet in sheets:
             proj = kit.project(sheet, by_key, f"{title}: plate {sheet.number}", profile == "ams", fils, number,
                                slicer)
             files[f"{profile}/plate-{sheet.number:02d}.3mf"] = threemf.write(proj)
         bom[profile] = kit.bill(sheets, by_key, ph.density, profile == "ams", names)
-    bed_mesh = kit.Solid("bed", box(bed[0], bed[1], 0.01).translated(0, 0, -0.02), "bed").mesh
-    for sheet in sheets:
-        progress(f"preview of plate {sheet.number}")
-        shown = [(bed_mesh, "#E4E4E4")]
-        for key, _, place in sheet.placed:
-            piece = by_key[key]
-            x, y, _, _ = piece.footprint()
-            shown += [(kit._placed_mesh(s.mesh, (x, y), place), colours[s.key]) for s in piece.solids]
-        files[f"previews/plate-{sheet.number:02d}.png"] = png(previews.render(shown, 900, top=True))
+
+        for sheet in sheets:
+            progress(f"preview of {profile} plate {sheet.number}")
+            shown = [(bed_mesh, "#E4E4E4")]
+            for key, _, place in sheet.placed:
+                piece = by_key[key]
+                x, y, _, _ = piece.footprint()
+                shown += [(kit._placed_mesh(s.mesh, (x, y), place), preview_colour(piece, i, profile, colours))
+                          for i, s in enumerate(piece.solids)]
+            files[f"previews/{profile}/plate-{sheet.number:02d}.png"] = png(previews.render(shown, 900, top=True))
     first = next((c for c in deck.cards if c.faces and c.faces[0].solution is not None), None)
     if first is not None:
         card_piece = by_key[f"card-{first.id}"]
         shown = [(s.mesh, colours[s.key]) for s in card_piece.solids]
         shown += [(mesh(solid), colours[name]) for name, solid in assembled(deck, first, first.faces[0], ph)]
         files[f"previews/card-{first.id}-face-1.png"] = png(previews.render(shown, 900))
-    return Kit(files, len(sheets) if ams else 0, len(sheets) if no_ams else 0, sum(p.copies for p in made), bom)
+    return Kit(files, plates.get("ams", 0), plates.get("no-ams", 0), sum(p.copies for p in made), bom)
 
 
 def bom_csv(made: Kit) -> str:
@@ -502,8 +516,8 @@ def bom_csv(made: Kit) -> str:
 def summary(made: Kit, bed: object) -> list[str]:
     """What the command tells the designer."""
     title = getattr(bed, "title", "the bed")
-    plates = made.ams_plates or made.no_ams_plates
-    out = [f"{made.pieces} parts on {plates} plates for the {title}"]
+    counts = [f"{n} {name} plates" for name, n in (("AMS", made.ams_plates), ("NO-AMS", made.no_ams_plates)) if n]
+    out = [f"{made.pieces} parts on {' and '.join(counts)} for the {title}"]
     for profile, rows in made.bom.items():
         grams = sum(r.grams for r in rows)
         out.append(f"{profile}: at most {grams:.0f} g of filament, printed solid (the slicer's infill takes "

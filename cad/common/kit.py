@@ -63,14 +63,19 @@ class Sheet:
     placed: tuple[tuple[str, int, plates.Placed], ...]
 
 
-def arrange(pieces: Sequence[Piece], width: float, depth: float, gap: float) -> list[Sheet]:
-    """Every copy of every piece on as few ``width`` x ``depth`` plates as the packing allows;
-    pieces with a colour change and pieces without go on separate plates (a NO-AMS colour
-    change applies to the whole plate), and so do pieces of different groups."""
+def arrange(pieces: Sequence[Piece], width: float, depth: float, gap: float, single: bool = True) -> list[Sheet]:
+    """Every copy of every piece on as few ``width`` x ``depth`` plates as the packing allows.
+    For a single-filament printer (``single``), pieces with a colour change and pieces
+    without go on separate plates (a NO-AMS colour change applies to the whole plate), and
+    so do pieces of different groups (jewels of one colour); an AMS plate takes anything."""
     out: list[Sheet] = []
-    groups = list(dict.fromkeys((p.change_at is None, p.group) for p in pieces))
+
+    def group_of(p: Piece) -> tuple[bool, str]:
+        return (p.change_at is None, p.group) if single else (True, "")
+
+    groups = list(dict.fromkeys(group_of(p) for p in pieces))
     for group in groups:
-        chosen = [p for p in pieces if (p.change_at is None, p.group) == group]
+        chosen = [p for p in pieces if group_of(p) == group]
         foot = []
         for p in chosen:
             _, _, w, d = p.footprint()

@@ -239,8 +239,9 @@ def page(*, title: str, lead: str, verdict: tuple[bool, str], command: str, vers
     ok, said = verdict
     pages = sorted(n for n in files if n.startswith("previews/") and n.endswith(".png")
                    and not n.endswith("contact-sheet.png"))
-    plates = sorted(n for n in files if n.startswith("models/previews/plate-"))
-    assembled = sorted(n for n in files if n.startswith("models/previews/") and n not in plates)
+    ams = sorted(n for n in files if n.startswith("models/previews/ams/"))
+    no_ams = sorted(n for n in files if n.startswith("models/previews/no-ams/"))
+    assembled = sorted(n for n in files if n.startswith("models/previews/") and n.count("/") == 2)
     contact = [n for n in files if n.endswith("previews/contact-sheet.png")]
     version_rows = "".join(f"<tr><td>{esc(k)}</td><td>{esc(v)}</td></tr>" for k, v in sorted(versions.items()))
     timing_rows = "".join(f'<tr><td>{esc(s)}</td><td class="r">{esc(t)}</td><td>{esc(n)}</td></tr>'
@@ -262,12 +263,16 @@ def page(*, title: str, lead: str, verdict: tuple[bool, str], command: str, vers
         if contact:
             parts.append("<p>Every card front:</p>" + thumbs_html(folder, contact, lambda n: "contact sheet"))
         parts.append("<p>Every page as printed (click for full size):</p>" + thumbs_html(folder, pages))
-    if plates or assembled:
+    if ams or no_ams or assembled:
         parts.append("<h2>3D kit</h2>")
         if assembled:
             parts.append("<p>A card with face 1's stored solution in its pocket:</p>" + thumbs_html(folder, assembled))
-        if plates:
-            parts.append("<p>Every plate, from above:</p>" + thumbs_html(folder, plates))
+        if ams:
+            parts.append('<p>Every AMS plate (<a href="models/ams/">models/ams/</a>, each part in its own '
+                         "filament), from above:</p>" + thumbs_html(folder, ams))
+        if no_ams:
+            parts.append('<p>Every NO-AMS plate (<a href="models/no-ams/">models/no-ams/</a>, one filament; card '
+                         "plates swap filament at the marks' floor), from above:</p>" + thumbs_html(folder, no_ams))
     parts.append("<h2>Bill of materials</h2>" + bom_html(folder / "models" / "bom.csv"))
     parts.append(f"<h2>Reproduce it</h2><pre>{esc(command)}</pre><div class=\"wide\"><table><thead><tr>"
                  f"<th>package</th><th>version</th></tr></thead><tbody>{version_rows}</tbody></table></div>")

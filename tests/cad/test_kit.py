@@ -33,7 +33,10 @@ def test_the_kit_has_an_stl_per_distinct_part_and_plates_in_both_profiles(made: 
             "stl/jewel-ruby.stl", "stl/pawn-round.stl"} <= set(stl)
     ams = sorted(n for n in made.files if n.startswith("ams/"))
     no_ams = sorted(n for n in made.files if n.startswith("no-ams/"))
-    assert len(ams) == len(no_ams) == made.ams_plates >= 2
+    assert len(ams) == made.ams_plates >= 1 and len(no_ams) == made.no_ams_plates >= 8
+    assert made.ams_plates < made.no_ams_plates, "an AMS plate mixes anything; NO-AMS splits colours and changes"
+    assert len([n for n in made.files if n.startswith("previews/ams/plate-")]) == made.ams_plates
+    assert len([n for n in made.files if n.startswith("previews/no-ams/plate-")]) == made.no_ams_plates
     assert any(n.startswith("previews/card-") for n in made.files)
 
 
@@ -116,6 +119,8 @@ def test_arrange_keeps_colour_change_plates_apart() -> None:
     b = kit.Piece("block-x", "block x", (kit.Solid("block", box(10, 10, 6), "x"),), 3)
     sheets = kit.arrange([a, b], 256, 256, 5.0)
     assert [sorted(k for k, _, _ in s.placed) for s in sheets] == [["card-1"], ["block-x"] * 3]
+    sheets = kit.arrange([a, b], 256, 256, 5.0, single=False)
+    assert [sorted(k for k, _, _ in s.placed) for s in sheets] == [["block-x"] * 3 + ["card-1"]]
 
 
 def test_the_cad_command_writes_the_kit_and_refuses_bad_settings(cad_deck: Deck, tmp_path: Path) -> None:

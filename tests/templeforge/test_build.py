@@ -71,7 +71,7 @@ def test_a_build_writes_the_whole_kit_and_a_manifest_of_it(built: Path) -> None:
     have = files(folder)
     for name in ("deck.json", "cards.pdf", "answers.pdf", "blocks.pdf", "report.html", "manifest.json",
                  "models/bom.csv", "models/ams/plate-01.3mf", "models/no-ams/plate-01.3mf",
-                 "previews/contact-sheet.png", "previews/cards-01.png", "models/previews/plate-01.png"):
+                 "previews/contact-sheet.png", "previews/cards-01.png", "models/previews/ams/plate-01.png"):
         assert name in have, name
     assert any(n.startswith("models/stl/card-") for n in have)
     manifest = json.loads(have["manifest.json"])
@@ -92,7 +92,8 @@ def test_the_report_holds_the_verdict_the_cards_the_plots_and_the_bill(built: Pa
     assert "Verified:" in page and "every face of the 3 cards (18 faces)" in page
     assert page.count('<table class="sortable">') >= 2
     assert "<svg" in page and "faces that use each block" in page and "face difficulty" in page
-    assert 'href="models/previews/plate-01.png"' in page and "data:image/png;base64," in page
+    assert 'href="models/previews/ams/plate-01.png"' in page and "data:image/png;base64," in page
+    assert 'href="models/previews/no-ams/plate-01.png"' in page
     assert "block I2" in page and "grams (solid)" in page
     assert "templeforge build --game puzzle-temple --profile" in page
     assert re.search(r'<section id="timings">.*generate.*</section>', page, re.S)
