@@ -24,13 +24,16 @@ def slicer_for(slicer: str, printer: str) -> str:
 
 
 def kit_files(package: str, deck: Any, *, physical: Any, bed: Any, players: int, profile: str, slicer: str,
-              progress: Callable[[str], None] = lambda _: None) -> tuple[dict[str, bytes], list[str]]:
+              progress: Callable[[str], None] = lambda _: None, mapper: Any = map,
+              ) -> tuple[dict[str, bytes], list[str]]:
     """A deck's whole printable kit as files (STL, 3MF plates for ``profile`` ``ams``,
     ``no-ams`` or ``both``, previews, ``bom.csv``) and the lines that tell a designer what
-    was made. ``progress`` hears of each part as it is built."""
+    was made. ``progress`` hears of each part as it is built; ``mapper`` (a pool's
+    ``imap``) spreads cards and previews over worker processes."""
     module = cad_module(package)
     made = module.make_kit(deck, physical, (bed.width, bed.depth), players=players, ams=profile != "no-ams",
-                           no_ams=profile != "ams", slicer=slicer_for(slicer, bed.name), progress=progress)
+                           no_ams=profile != "ams", slicer=slicer_for(slicer, bed.name), progress=progress,
+                           mapper=mapper)
     files = dict(made.files)
     files["bom.csv"] = module.bom_csv(made).encode()
     return files, module.summary(made, bed)

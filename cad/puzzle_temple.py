@@ -19,12 +19,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import cadquery as cq
 
 from cad.common import kit, previews, strokes, threemf
-from cad.common.meshes import box
+from cad.common.kit import Mapper
+from cad.common.meshes import Mesh, box
 from cad.common.outline import offset
 from cad.common.profile import STROKE_PER_CAP, Physical
 from cad.common.solids import fuse, mesh, png, prism, section
@@ -419,18 +420,26 @@ def steps(deck: Deck) -> int:
     return len(deck.blocks) + len(deck.cards) + 1
 
 
-def pieces(deck: Deck, ph: Physical, players: int, progress: Callable[[str], None] = lambda _: None) -> list[kit.Piece]:
-    """The kit's pieces: every block ``players`` times, every card once."""
+def card_solids(deck: Deck, ph: Physical, card: Card) -> tuple[kit.Solid, ...]:
+    """A card's body and inlays as meshes (a function of its own, so that workers can build
+    cards side by side)."""
+    return tuple(kit.Solid(key if key != "body" else "card", mesh(shape), key)
+                 for key, shape in card_parts(deck, card, ph, ams=True))
+
+
+def pieces(deck: Deck, ph: Physical, players: int, progress: Callable[[str], None] = lambda _: None,
+           mapper: Mapper = map) -> list[kit.Piece]:
+    """The kit's pieces: every block ``players`` times, every card once, then the board,
+    coupon, jewels and pawns. ``mapper`` builds the cards (``map``, or a process pool's
+    ``imap``: the same pieces in the same order either way)."""
     out = []
     for name, cells in block_shapes(deck).items():
         progress(f"block {name}")
         solid = kit.Solid("block", mesh(block_solid(cells, ph)), name)
         out.append(kit.Piece(f"block-{name}", f"block {name}", (solid,), players))
     floor = ph.card_thickness - ph.deboss_depth
-    for card in deck.cards:
+    for card, solids in zip(deck.cards, mapper(partial(card_solids, deck, ph), deck.cards)):
         progress(f"card {card.id}")
-        solids = tuple(kit.Solid(key if key != "body" else "card", mesh(shape), key)
-                       for key, shape in card_parts(deck, card, ph, ams=True))
         out.append(kit.Piece(f"card-{card.id}", f"card {card.id}", solids, 1, floor))
     progress("board, coupon, jewels and pawns")
     out.append(kit.Piece("board", "board", tuple(kit.Solid(k, mesh(s), k) for k, s in board_parts(ph)), 1, floor))
@@ -447,6 +456,11 @@ def pieces(deck: Deck, ph: Physical, players: int, progress: Callable[[str], Non
     return out
 
 
+def top_view(scene: list[tuple[Mesh, str]]) -> bytes:
+    """A plate seen from above, as PNG bytes."""
+    return png(previews.render(scene, 900, top=True))
+
+
 def preview_colour(piece: kit.Piece, index: int, profile: str, colours: dict[str, str]) -> str:
     """How a piece's solid looks printed. AMS: its own filament. NO-AMS: what one filament
     and a colour change give, the marks' floors in the first filament and the rest in the
@@ -459,11 +473,12 @@ def preview_colour(piece: kit.Piece, index: int, profile: str, colours: dict[str
 
 def make_kit(deck: Deck, ph: Physical, bed: tuple[float, float], *, players: int = 4, ams: bool = True,
              no_ams: bool = True, title: str = "Puzzle Temple", slicer: str = "bambu",
-             progress: Callable[[str], None] = lambda _: None) -> Kit:
+             progress: Callable[[str], None] = lambda _: None, mapper: Mapper = map) -> Kit:
     """STL of every distinct part, AMS and NO-AMS 3MF plates (laid out for ``slicer``:
     ``bambu`` for Bambu Studio and OrcaSlicer, ``prusa`` for PrusaSlicer), previews and the
-    bill."""
-    made = pieces(deck, ph, players, progress)
+    bill. ``mapper`` builds the cards and renders the plate previews (``map``, or a process
+    pool's ``imap`` to spread them over workers; the files are the same)."""
+    made = pieces(deck, ph, players, progress, mapper)
     by_key = {p.key: p for p in made}
     files: dict[str, bytes] = {}
     for p in made:
@@ -486,15 +501,18 @@ def make_kit(deck: Deck, ph: Physical, bed: tuple[float, float], *, players: int
             files[f"{profile}/plate-{sheet.number:02d}.3mf"] = threemf.write(proj)
         bom[profile] = kit.bill(sheets, by_key, ph.density, profile == "ams", names)
 
+        scenes = []
         for sheet in sheets:
-            progress(f"preview of {profile} plate {sheet.number}")
             shown = [(bed_mesh, "#E4E4E4")]
             for key, _, place in sheet.placed:
                 piece = by_key[key]
                 x, y, _, _ = piece.footprint()
                 shown += [(kit._placed_mesh(s.mesh, (x, y), place), preview_colour(piece, i, profile, colours))
                           for i, s in enumerate(piece.solids)]
-            files[f"previews/{profile}/plate-{sheet.number:02d}.png"] = png(previews.render(shown, 900, top=True))
+            scenes.append(shown)
+        for sheet, image in zip(sheets, mapper(top_view, scenes)):
+            progress(f"preview of {profile} plate {sheet.number}")
+            files[f"previews/{profile}/plate-{sheet.number:02d}.png"] = image
     first = next((c for c in deck.cards if c.faces and c.faces[0].solution is not None), None)
     if first is not None:
         card_piece = by_key[f"card-{first.id}"]

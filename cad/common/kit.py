@@ -13,11 +13,16 @@ change at the deboss floor so that a single-extruder printer swaps filament ther
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from cad.common import plates, threemf
 from cad.common.meshes import Mesh, merge
+
+#: ``map``, or a process pool's ``imap``: how a kit spreads its parts over workers (results in
+#: order either way, so the files are the same).
+Mapper = Callable[[Callable[[Any], Any], Iterable[Any]], Iterable[Any]]
 
 NO_AMS_FILAMENTS = (threemf.Filament("first filament: the floor of every mark", "#1A1A1A"),
                     threemf.Filament("second filament: the tops", "#E8E0CC"))

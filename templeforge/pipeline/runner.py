@@ -224,27 +224,34 @@ def build_game(settings: GameSettings, out: Path, *, command: str, jobs: int = 1
             cad_key = key_of("cad", game, deck_hash, settings.cad.raw)
             todo = [s for s, k in (("pdf", pdf_key), ("cad", cad_key)) if not cached(s, k)]
             if todo and jobs > 1:
-                workers, queue = stages.pool(min(jobs, len(todo)))
-                args = {"pdf": (settings, deck, title), "cad": (settings, deck)}
-                pending = {}
-                for stage in todo:
-                    display.start(stage)
-                    pending[stage] = (workers.apply_async(stages.run_in_worker, (stage, *args[stage])),
-                                      time.perf_counter())
-                while pending:
-                    running = ", ".join(pending)
+                # one pool: the PDFs in a worker, the 3D kit's cards and previews over all of them
+                workers, queue = stages.pool(jobs)
+                pdf_job = None
+                if "pdf" in todo:
+                    display.start("pdf")
+                    pdf_job = workers.apply_async(stages.run_in_worker, ("pdf", settings, deck, title))
+
+                def collect(block: bool = False) -> None:
+                    nonlocal pdf_job
                     _drain(queue, display)
-                    for stage, (result, started) in list(pending.items()):
-                        if result.ready():
-                            running = stage
-                            made = result.get()
-                            key = pdf_key if stage == "pdf" else cad_key
-                            records[stage] = Record(key, _write(partial, made.files),
-                                                    time.perf_counter() - started, made.lines)
-                            display.finish(stage, records[stage])
-                            del pending[stage]
+                    if pdf_job is not None and (block or pdf_job.ready()):
+                        made = pdf_job.get()
+                        pdf_job = None
+                        records["pdf"] = Record(pdf_key, _write(partial, made.files), made.seconds or 0.0, made.lines)
+                        display.finish("pdf", records["pdf"])
+
+                def cad_progress(done: int, total: int, what: str) -> None:
+                    display.update("cad", done, total, what)
+                    collect()
+
+                if "cad" in todo:
+                    run("cad", cad_key, lambda: stages.cad(settings, deck, cad_progress,
+                                                           mapper=lambda f, xs: workers.imap(f, xs)))
+                running = "pdf"
+                while pdf_job is not None and not pdf_job.ready():
+                    _drain(queue, display)
                     time.sleep(0.05)
-                _drain(queue, display)
+                collect(block=True)
                 workers.close()
                 workers.join()
                 workers = None

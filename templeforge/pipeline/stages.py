@@ -22,6 +22,7 @@ Progress = Callable[[int, int, str], None]  # done, total (0: unknown), what
 class Made:
     files: dict[str, bytes]
     lines: list[str] = field(default_factory=list)
+    seconds: float | None = None  #: the stage's own time, when it ran in a worker
 
 
 class VerifyFailed(Exception):
@@ -66,7 +67,7 @@ def pdf(settings: GameSettings, data: bytes, title: str, progress: Progress) -> 
     return Made(files, lines)
 
 
-def cad(settings: GameSettings, data: bytes, progress: Progress) -> Made:
+def cad(settings: GameSettings, data: bytes, progress: Progress, mapper: Any = map) -> Made:
     from cad import kit_files, kit_steps
 
     deck = deck_of(settings.game.package, data)
@@ -79,7 +80,8 @@ def cad(settings: GameSettings, data: bytes, progress: Progress) -> Made:
         progress(min(done[0], total), total, what)
 
     files, lines = kit_files(settings.game.package, deck, physical=v["physical"], bed=v["bed"],
-                             players=v["players"], profile=v["profile"], slicer=v["slicer"], progress=step)
+                             players=v["players"], profile=v["profile"], slicer=v["slicer"], progress=step,
+                             mapper=mapper)
     return Made({f"models/{name}": data for name, data in files.items()}, lines)
 
 
@@ -106,12 +108,14 @@ def _report(stage: str) -> Progress:
 
 
 def run_in_worker(stage: str, *args: Any) -> Made:
-    """Run a stage in a worker, its progress sent to the parent."""
-    if stage == "pdf":
-        return pdf(*args, _report(stage))
-    if stage == "cad":
-        return cad(*args, _report(stage))
-    raise ValueError(f"no stage {stage!r}")
+    """Run a stage in a worker, its progress sent to the parent, timing itself."""
+    import time
+
+    if stage != "pdf":
+        raise ValueError(f"no stage {stage!r} to run in a worker")
+    started = time.perf_counter()
+    made = pdf(*args, _report(stage))
+    return Made(made.files, made.lines, time.perf_counter() - started)
 
 
 def pool(processes: int) -> tuple[Any, Any]:
