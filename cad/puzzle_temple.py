@@ -23,7 +23,7 @@ from functools import lru_cache, partial
 
 import cadquery as cq
 
-from cad.common import kit, previews, strokes, threemf
+from cad.common import kit, plates, previews, strokes, threemf
 from cad.common.kit import Mapper
 from cad.common.meshes import Mesh, box
 from cad.common.outline import offset
@@ -478,6 +478,10 @@ def make_kit(deck: Deck, ph: Physical, bed: tuple[float, float], *, players: int
     ``bambu`` for Bambu Studio and OrcaSlicer, ``prusa`` for PrusaSlicer), previews and the
     bill. ``mapper`` builds the cards and renders the plate previews (``map``, or a process
     pool's ``imap`` to spread them over workers; the files are the same)."""
+    board_w, board_d, _, _ = board_plan(ph)
+    plates.check_fits([plates.Footprint("board", board_w, board_d)] +
+                      [plates.Footprint(f"card-{c.id}", p.width, p.depth)
+                       for c in deck.cards for p in (card_plan(deck, c, ph),)], bed[0], bed[1])  # before any work
     made = pieces(deck, ph, players, progress, mapper)
     by_key = {p.key: p for p in made}
     files: dict[str, bytes] = {}
@@ -488,13 +492,13 @@ def make_kit(deck: Deck, ph: Physical, bed: tuple[float, float], *, players: int
     fils, number, names = filaments(deck)
     colours = {k: fils[i - 1].colour for k, i in number.items()}
     bom = {}
-    plates = {}
+    counts = {}
     bed_mesh = kit.Solid("bed", box(bed[0], bed[1], 0.01).translated(0, 0, -0.02), "bed").mesh
     for profile, wanted in (("ams", ams), ("no-ams", no_ams)):
         if not wanted:
             continue
         sheets = kit.arrange(made, bed[0], bed[1], ph.part_gap, single=profile == "no-ams")
-        plates[profile] = len(sheets)
+        counts[profile] = len(sheets)
         for sheet in sheets:
             proj = kit.project(sheet, by_key, f"{title}: plate {sheet.number}", profile == "ams", fils, number,
                                slicer)
@@ -519,7 +523,7 @@ def make_kit(deck: Deck, ph: Physical, bed: tuple[float, float], *, players: int
         shown = [(s.mesh, colours[s.key]) for s in card_piece.solids]
         shown += [(mesh(solid), colours[name]) for name, solid in assembled(deck, first, first.faces[0], ph)]
         files[f"previews/card-{first.id}-face-1.png"] = png(previews.render(shown, 900))
-    return Kit(files, plates.get("ams", 0), plates.get("no-ams", 0), sum(p.copies for p in made), bom)
+    return Kit(files, counts.get("ams", 0), counts.get("no-ams", 0), sum(p.copies for p in made), bom)
 
 
 def bom_csv(made: Kit) -> str:

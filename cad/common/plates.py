@@ -72,18 +72,28 @@ class _Open:
     top: float = EDGE
 
 
-def pack(parts: Sequence[Footprint], width: float, depth: float, gap: float, edge: float = EDGE) -> list[Plate]:
-    """Arrange ``parts`` on as few ``width`` x ``depth`` beds as the shelves allow.
+def check_fits(parts: Sequence[Footprint], width: float, depth: float, edge: float = EDGE) -> None:
+    """Every part fits a ``width`` x ``depth`` bed one way round or the other.
 
     Raises:
-        RequestError: a part that fits no bed either way round (naming it and its size).
+        RequestError: the first part that does not, naming it and its size.
     """
     usable_w, usable_d = width - 2 * edge, depth - 2 * edge
     for p in parts:
         fits = (p.width <= usable_w and p.depth <= usable_d) or (p.depth <= usable_w and p.width <= usable_d)
         if not fits:
             raise RequestError(f"printer: part {p.key} ({p.width:.1f} x {p.depth:.1f} mm) is larger than the "
-                               f"{width:g} x {depth:g} mm bed")
+                               f"{width:g} x {depth:g} mm bed (a smaller pitch, or a printer with a larger bed)")
+
+
+def pack(parts: Sequence[Footprint], width: float, depth: float, gap: float, edge: float = EDGE) -> list[Plate]:
+    """Arrange ``parts`` on as few ``width`` x ``depth`` beds as the shelves allow.
+
+    Raises:
+        RequestError: a part that fits no bed either way round (naming it and its size).
+    """
+    check_fits(parts, width, depth, edge)
+    usable_w = width - 2 * edge
     order = sorted(parts, key=lambda p: (-max(p.width, p.depth), -min(p.width, p.depth), p.key))
     plates: list[_Open] = []
     for part in order:

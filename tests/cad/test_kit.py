@@ -156,3 +156,16 @@ def test_prusa_printers_get_prusaslicer_files_unless_told_otherwise(cad_deck: De
     assert result.exit_code == 0
     with zipfile.ZipFile(out / "ams" / "plate-01.3mf") as z:
         assert "Metadata/model_settings.config" in z.namelist()
+
+
+def test_a_card_larger_than_the_bed_is_refused_before_any_part_is_built(cad_deck: Deck, tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    deck_file = write_deck(cad_deck, tmp_path / "deck.json")
+    big = tmp_path / "big.toml"
+    big.write_text("pitch = 30.0\n")
+    monkeypatch.setattr(ct, "pieces", lambda *a, **k: pytest.fail("built parts for a kit that cannot be printed"))
+    result = CliRunner().invoke(main, ["cad", str(deck_file), "--printer", "bambu-a1-mini", "--settings", str(big),
+                                       "--out", str(tmp_path / "m")])
+    assert result.exit_code == 2
+    assert re.search(r"part card-\d+ \([\d.]+ x [\d.]+ mm\) is larger than the 180 x 180 mm bed", result.stderr)
+    assert not (tmp_path / "m").exists()
