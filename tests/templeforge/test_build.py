@@ -270,3 +270,17 @@ def test_the_report_opens_in_headless_chromium_with_no_errors_and_every_image_de
     assert result["errors"] == [] and result["bad"] == []
     assert result["images"] >= 5 and result["svgs"] >= 5
     assert result["sorted"] == sorted(result["sorted"]) and len(result["sorted"]) == 3
+
+
+@pytest.mark.slow
+def test_the_default_build_makes_the_whole_default_kit(tmp_path: Path) -> None:
+    result = run("build", "--game", "all", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output + result.stderr
+    folder = tmp_path / "puzzle-temple"
+    deck = json.loads((folder / "deck.json").read_text())
+    assert len(deck["cards"]) == 36 and deck["seed"] == 0
+    manifest = json.loads((folder / "manifest.json").read_text())
+    names = {f["path"] for f in manifest["files"]}
+    assert {"cards.pdf", "answers.pdf", "blocks.pdf", "report.html", "models/bom.csv"} <= names
+    assert sum(n.startswith("models/ams/plate-") for n in names) >= 10
+    assert "every face of the 36 cards (216 faces)" in (folder / "report.html").read_text()
