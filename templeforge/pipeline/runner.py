@@ -164,6 +164,40 @@ def _sigterm_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, old)
 
 
+class Deferred:
+    """Ctrl-C (and SIGTERM) held back while this process runs native code: interrupting
+    CadQuery or OCCT mid-call (an import, a boolean) breaks them ("initialization failed",
+    even a crash) instead of stopping cleanly. Inside ``holding()`` a signal is only noted;
+    ``check()`` (called between parts) and the end of the region turn it into the
+    KeyboardInterrupt that stops the build."""
+
+    def __init__(self) -> None:
+        self.asked = False
+
+    def check(self) -> None:
+        if self.asked:
+            raise KeyboardInterrupt
+
+    @contextmanager
+    def holding(self) -> Iterator[None]:
+        import threading
+
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+
+        def note(signum: int, frame: Any) -> None:
+            self.asked = True
+
+        old = {s: signal.signal(s, note) for s in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            yield
+        finally:
+            for s, handler in old.items():
+                signal.signal(s, handler)
+        self.check()
+
+
 def build_game(settings: GameSettings, out: Path, *, command: str, jobs: int = 1, force: bool = False,
                display: Display | None = None,
                report: Callable[[Path, GameSettings, dict[str, Record], str], bytes] | None = None) -> Outcome:
@@ -196,12 +230,18 @@ def build_game(settings: GameSettings, out: Path, *, command: str, jobs: int = 1
                 display.finish(stage, records[stage])
                 return True
 
-            def run(stage: str, key: str, work: Callable[[], stages.Made]) -> None:
+            deferred = Deferred()
+
+            def run(stage: str, key: str, work: Callable[[], stages.Made], hold: bool = False) -> None:
                 nonlocal running
                 running = stage
                 display.start(stage)
                 started = time.perf_counter()
-                made = work()
+                if hold:
+                    with deferred.holding():
+                        made = work()
+                else:
+                    made = work()
                 records[stage] = Record(key, _write(partial, made.files), time.perf_counter() - started, made.lines)
                 display.finish(stage, records[stage])
 
@@ -241,12 +281,13 @@ def build_game(settings: GameSettings, out: Path, *, command: str, jobs: int = 1
                         display.finish("pdf", records["pdf"])
 
                 def cad_progress(done: int, total: int, what: str) -> None:
+                    deferred.check()
                     display.update("cad", done, total, what)
                     collect()
 
                 if "cad" in todo:
                     run("cad", cad_key, lambda: stages.cad(settings, deck, cad_progress,
-                                                           mapper=lambda f, xs: workers.imap(f, xs)))
+                                                           mapper=lambda f, xs: workers.imap(f, xs)), hold=True)
                 running = "pdf"
                 while pdf_job is not None and not pdf_job.ready():
                     _drain(queue, display)
@@ -259,10 +300,11 @@ def build_game(settings: GameSettings, out: Path, *, command: str, jobs: int = 1
                 for stage in todo:
                     if stage == "pdf":
                         run("pdf", pdf_key, lambda: stages.pdf(
-                            settings, deck, title, lambda d, t, w: display.update("pdf", d, t, w)))
+                            settings, deck, title, lambda d, t, w: display.update("pdf", d, t, w)), hold=True)
                     else:
                         run("cad", cad_key, lambda: stages.cad(
-                            settings, deck, lambda d, t, w: display.update("cad", d, t, w)))
+                            settings, deck, lambda d, t, w: (deferred.check(), display.update("cad", d, t, w))),
+                            hold=True)
             # the report, then the manifest and state
             key = key_of("report", game, command, [records[s].key for s in ORDER[:-1]])
             if report is not None and not cached("report", key):

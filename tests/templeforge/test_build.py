@@ -149,12 +149,17 @@ def test_two_jobs_give_the_same_bytes_as_one(built: Path, tmp_path: Path) -> Non
             assert one[name] == two[name], name
 
 
-def test_an_interrupted_build_leaves_the_previous_one_intact(built: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("jobs", "delay", "sent"), [(2, 0.3, signal.SIGINT), (2, 3.0, signal.SIGINT),
+                                                     (1, 1.0, signal.SIGTERM)])
+def test_an_interrupted_build_leaves_the_previous_one_intact(built: Path, tmp_path: Path, jobs: int, delay: float,
+                                                             sent: int) -> None:
+    """Early in the 3D stage the main process is still importing CadQuery: a signal must
+    not break that (it is held until the next part), nor anything later."""
     out = tmp_path / "out"
     shutil.copytree(built / "out", out)
     before = files(out / "puzzle-temple")
     command = [sys.executable, "-m", "templeforge", "build", "--profile", str(profile(built)), "--out", str(out),
-               "--jobs", "2", "--force"]
+               "--jobs", str(jobs), "--force"]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
     assert proc.stderr is not None
@@ -162,14 +167,14 @@ def test_an_interrupted_build_leaves_the_previous_one_intact(built: Path, tmp_pa
     for line in proc.stderr:
         seen.append(line)
         if "cad: started" in line:
-            time.sleep(2)  # well inside the stage
-            proc.send_signal(signal.SIGINT)
+            time.sleep(delay)
+            proc.send_signal(sent)
             break
     rest, tail = proc.communicate(timeout=120)
     assert proc.returncode == 130, (seen, tail)
     message = tail.strip().splitlines()[-1]
     assert "stopped: interrupted" in message and "keeps the previous build" in message
-    assert re.search(r"the (cad|pdf, cad|cad, pdf) stage", message), message
+    assert re.search(r"the (cad|pdf) stage", message), message
     assert files(out / "puzzle-temple") == before
     assert sorted(p.name for p in out.iterdir()) == ["puzzle-temple"], "no partial folder left"
 
