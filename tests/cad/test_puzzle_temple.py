@@ -11,7 +11,7 @@ import pytest
 from cad import puzzle_temple as ct
 from cad.common.outline import area, offset
 from cad.common.profile import Physical
-from generators.puzzle_temple.deck import Deck
+from generators.puzzle_temple.deck import Card, Deck
 from solver.puzzle import Placement, Solution
 
 PH = Physical()
@@ -47,15 +47,21 @@ def test_a_card_is_a_watertight_plate_with_its_pocket_cut(cad_deck: Deck) -> Non
     assert solid.Volume() == pytest.approx(w * d * h - pocket * PH.pocket_depth - marks, rel=1e-6)
 
 
-def test_every_stored_solution_fits_its_pocket_with_the_clearance(cad_deck: Deck) -> None:
-    for card in cad_deck.cards:
-        body = ct.card_solid(cad_deck, card, PH)
+def assert_every_face_fits(deck: Deck, cards: list[Card] | tuple[Card, ...]) -> None:
+    """Each face's stored solution, built as blocks, lies in its card's pocket sharing no
+    volume with the card or another block, every gap at least the clearance."""
+    for card in cards:
+        body = ct.card_solid(deck, card, PH)
         for face in card.faces:
-            fit = ct.fit(cad_deck, card, face, PH, body)
+            fit = ct.fit(deck, card, face, PH, body)
             assert fit.overlap == pytest.approx(0, abs=1e-6), (card.id, face.die)
             if len(face.blocks) > 1:
                 assert fit.block_gap >= PH.clearance - 1e-6, (card.id, face.die, fit)
             assert fit.wall_gap >= PH.clearance - 1e-6, (card.id, face.die, fit)
+
+
+def test_every_stored_solution_fits_its_pocket_with_the_clearance(cad_deck: Deck) -> None:
+    assert_every_face_fits(cad_deck, cad_deck.cards)
 
 
 def test_the_fit_check_catches_blocks_that_collide(cad_deck: Deck) -> None:
@@ -182,21 +188,9 @@ def test_sampled_cards_of_the_default_deck_fit_every_face(default_deck: Deck) ->
     built as blocks, lies in the pocket with no overlap and every gap at least the clearance."""
     largest = max(default_deck.cards, key=lambda c: len(c.lock.cells))
     others = [c for c in default_deck.cards if c is not largest]
-    sample = [largest, *random.Random(0).sample(others, 3)]
-    for card in sample:
-        body = ct.card_solid(default_deck, card, PH)
-        for face in card.faces:
-            fit = ct.fit(default_deck, card, face, PH, body)
-            assert fit.overlap == pytest.approx(0, abs=1e-6), (card.id, face.die)
-            assert fit.block_gap >= PH.clearance - 1e-6, (card.id, face.die, fit)
-            assert fit.wall_gap >= PH.clearance - 1e-6, (card.id, face.die, fit)
+    assert_every_face_fits(default_deck, [largest, *random.Random(0).sample(others, 3)])
 
 
 @pytest.mark.slow
 def test_every_card_of_the_default_deck_fits_every_face(default_deck: Deck) -> None:
-    for card in default_deck.cards:
-        body = ct.card_solid(default_deck, card, PH)
-        for face in card.faces:
-            fit = ct.fit(default_deck, card, face, PH, body)
-            assert fit.overlap == pytest.approx(0, abs=1e-6), (card.id, face.die)
-            assert min(fit.block_gap, fit.wall_gap) >= PH.clearance - 1e-6, (card.id, face.die, fit)
+    assert_every_face_fits(default_deck, default_deck.cards)
