@@ -34,9 +34,11 @@ def kit_files(package: str, deck: Any, *, physical: Any, bed: Any, players: int,
     made = module.make_kit(deck, physical, (bed.width, bed.depth), players=players, ams=profile != "no-ams",
                            no_ams=profile != "ams", slicer=slicer_for(slicer, bed.name), progress=progress,
                            mapper=mapper)
+    from cad.common import kit
+
     files = dict(made.files)
-    files["bom.csv"] = module.bom_csv(made).encode()
-    return files, module.summary(made, bed)
+    files["bom.csv"] = kit.bom_csv(made).encode()
+    return files, kit.summary(made, bed)
 
 
 def kit_steps(package: str, deck: Any) -> int:

@@ -25,7 +25,6 @@ import cadquery as cq
 
 from cad.common import kit, plates, previews, strokes, threemf
 from cad.common.kit import Mapper
-from cad.common.meshes import Mesh, box
 from cad.common.outline import offset
 from cad.common.profile import STROKE_PER_CAP, Physical
 from cad.common.solids import fuse, mesh, png, prism, section
@@ -389,18 +388,7 @@ BODY = "#CBBE9E"   #: card plates: temple stone
 INK_COLOUR = "#1A1A1A"
 
 
-@dataclass(frozen=True)
-class Kit:
-    """Everything ``templeforge cad`` writes, in memory, and what it says about it."""
-
-    files: dict[str, bytes]
-    ams_plates: int
-    no_ams_plates: int
-    pieces: int
-    bom: dict[str, list[kit.Material]]
-
-
-def filaments(deck: Deck) -> tuple[list[threemf.Filament], dict[str, int], dict[str, str]]:
+def filaments(deck: Deck) -> kit.Filaments:
     """The AMS filaments (card body, ink, then one per block in deck order), each solid key's
     filament number, and each key's filament name."""
     colours = palette.assign([b.name for b in deck.blocks])
@@ -411,7 +399,8 @@ def filaments(deck: Deck) -> tuple[list[threemf.Filament], dict[str, int], dict[
     keys += [(f"pawn-{n}", f"pawn {n}", c) for n, c in PAWNS]
     out = [threemf.Filament(name if name.startswith(("jewel", "pawn")) else f"{name}: {palette.colour_name(colour)}",
                             colour) for _, name, colour in keys]
-    return out, {k: i + 1 for i, (k, _, _) in enumerate(keys)}, {k: f.name for (k, _, _), f in zip(keys, out)}
+    return kit.Filaments(tuple(out), {k: i + 1 for i, (k, _, _) in enumerate(keys)},
+                         {k: f.name for (k, _, _), f in zip(keys, out)})
 
 
 def steps(deck: Deck) -> int:
@@ -423,7 +412,7 @@ def steps(deck: Deck) -> int:
 def card_solids(deck: Deck, ph: Physical, card: Card) -> tuple[kit.Solid, ...]:
     """A card's body and inlays as meshes (a function of its own, so that workers can build
     cards side by side)."""
-    return tuple(kit.Solid(key if key != "body" else "card", mesh(shape), key)
+    return tuple(kit.Solid(key if key != "body" else "card", mesh(shape), key, inlay=key != "body")
                  for key, shape in card_parts(deck, card, ph, ams=True))
 
 
@@ -442,9 +431,11 @@ def pieces(deck: Deck, ph: Physical, players: int, progress: Callable[[str], Non
         progress(f"card {card.id}")
         out.append(kit.Piece(f"card-{card.id}", f"card {card.id}", solids, 1, floor))
     progress("board, coupon, jewels and pawns")
-    out.append(kit.Piece("board", "board", tuple(kit.Solid(k, mesh(s), k) for k, s in board_parts(ph)), 1, floor))
+    out.append(kit.Piece("board", "board", tuple(kit.Solid(k, mesh(s), k, inlay=k != "body")
+                                                 for k, s in board_parts(ph)), 1, floor))
     plate, domino, _ = coupon_parts(ph)
-    out.append(kit.Piece("coupon", "fit-test coupon", tuple(kit.Solid(k, mesh(s), k) for k, s in plate), 1, floor))
+    out.append(kit.Piece("coupon", "fit-test coupon", tuple(kit.Solid(k, mesh(s), k, inlay=k != "body")
+                                                            for k, s in plate), 1, floor))
     out.append(kit.Piece("coupon-block", "fit-test domino", (kit.Solid("domino", mesh(domino), "block"),)))
     gem = mesh(jewel_solid())
     for name, _ in JEWELS:
@@ -456,24 +447,9 @@ def pieces(deck: Deck, ph: Physical, players: int, progress: Callable[[str], Non
     return out
 
 
-def top_view(scene: list[tuple[Mesh, str]]) -> bytes:
-    """A plate seen from above, as PNG bytes."""
-    return png(previews.render(scene, 900, top=True))
-
-
-def preview_colour(piece: kit.Piece, index: int, profile: str, colours: dict[str, str]) -> str:
-    """How a piece's solid looks printed. AMS: its own filament. NO-AMS: what one filament
-    and a colour change give, the marks' floors in the first filament and the rest in the
-    second, except jewels, printed a colour per plate."""
-    if profile == "ams" or piece.group:
-        return colours[piece.solids[index].key]
-    first, second = kit.NO_AMS_FILAMENTS
-    return first.colour if piece.change_at is not None and index > 0 else second.colour
-
-
 def make_kit(deck: Deck, ph: Physical, bed: tuple[float, float], *, players: int = 4, ams: bool = True,
              no_ams: bool = True, title: str = "Puzzle Temple", slicer: str = "bambu",
-             progress: Callable[[str], None] = lambda _: None, mapper: Mapper = map) -> Kit:
+             progress: Callable[[str], None] = lambda _: None, mapper: Mapper = map) -> kit.Kit:
     """STL of every distinct part, AMS and NO-AMS 3MF plates (laid out for ``slicer``:
     ``bambu`` for Bambu Studio and OrcaSlicer, ``prusa`` for PrusaSlicer), previews and the
     bill. ``mapper`` builds the cards and renders the plate previews (``map``, or a process
@@ -483,65 +459,15 @@ def make_kit(deck: Deck, ph: Physical, bed: tuple[float, float], *, players: int
                       [plates.Footprint(f"card-{c.id}", p.width, p.depth)
                        for c in deck.cards for p in (card_plan(deck, c, ph),)], bed[0], bed[1])  # before any work
     made = pieces(deck, ph, players, progress, mapper)
+    fils = filaments(deck)
+    out = kit.make(made, fils, bed, gap=ph.part_gap, density=ph.density, ams=ams, no_ams=no_ams, title=title,
+                   slicer=slicer, progress=progress, mapper=mapper)
+    files = out.files
     by_key = {p.key: p for p in made}
-    files: dict[str, bytes] = {}
-    for p in made:
-        for s in p.solids:
-            suffix = "" if len(p.solids) == 1 or s.key == "body" else f"-{s.key}"
-            files[f"stl/{p.key}{suffix}.stl"] = s.mesh.stl()
-    fils, number, names = filaments(deck)
-    colours = {k: fils[i - 1].colour for k, i in number.items()}
-    bom = {}
-    counts = {}
-    bed_mesh = kit.Solid("bed", box(bed[0], bed[1], 0.01).translated(0, 0, -0.02), "bed").mesh
-    for profile, wanted in (("ams", ams), ("no-ams", no_ams)):
-        if not wanted:
-            continue
-        sheets = kit.arrange(made, bed[0], bed[1], ph.part_gap, single=profile == "no-ams")
-        counts[profile] = len(sheets)
-        for sheet in sheets:
-            proj = kit.project(sheet, by_key, f"{title}: plate {sheet.number}", profile == "ams", fils, number,
-                               slicer)
-            files[f"{profile}/plate-{sheet.number:02d}.3mf"] = threemf.write(proj)
-        bom[profile] = kit.bill(sheets, by_key, ph.density, profile == "ams", names)
-
-        scenes = []
-        for sheet in sheets:
-            shown = [(bed_mesh, "#E4E4E4")]
-            for key, _, place in sheet.placed:
-                piece = by_key[key]
-                x, y, _, _ = piece.footprint()
-                shown += [(kit._placed_mesh(s.mesh, (x, y), place), preview_colour(piece, i, profile, colours))
-                          for i, s in enumerate(piece.solids)]
-            scenes.append(shown)
-        for sheet, image in zip(sheets, mapper(top_view, scenes)):
-            progress(f"preview of {profile} plate {sheet.number}")
-            files[f"previews/{profile}/plate-{sheet.number:02d}.png"] = image
     first = next((c for c in deck.cards if c.faces and c.faces[0].solution is not None), None)
     if first is not None:
         card_piece = by_key[f"card-{first.id}"]
-        shown = [(s.mesh, colours[s.key]) for s in card_piece.solids]
-        shown += [(mesh(solid), colours[name]) for name, solid in assembled(deck, first, first.faces[0], ph)]
+        shown = [(s.mesh, fils.colour(s.key)) for s in card_piece.solids]
+        shown += [(mesh(solid), fils.colour(name)) for name, solid in assembled(deck, first, first.faces[0], ph)]
         files[f"previews/card-{first.id}-face-1.png"] = png(previews.render(shown, 900))
-    return Kit(files, counts.get("ams", 0), counts.get("no-ams", 0), sum(p.copies for p in made), bom)
-
-
-def bom_csv(made: Kit) -> str:
-    """The bill of materials as CSV: profile, plate, filament, parts, grams."""
-    lines = ["profile,plate,filament,parts,grams_solid"]
-    for profile, rows in made.bom.items():
-        for r in rows:
-            lines.append(f'{profile},{r.plate},"{r.filament}",{r.parts},{r.grams:.2f}')
-    return "\n".join(lines) + "\n"
-
-
-def summary(made: Kit, bed: object) -> list[str]:
-    """What the command tells the designer."""
-    title = getattr(bed, "title", "the bed")
-    counts = [f"{n} {name} plates" for name, n in (("AMS", made.ams_plates), ("NO-AMS", made.no_ams_plates)) if n]
-    out = [f"{made.pieces} parts on {' and '.join(counts)} for the {title}"]
-    for profile, rows in made.bom.items():
-        grams = sum(r.grams for r in rows)
-        out.append(f"{profile}: at most {grams:.0f} g of filament, printed solid (the slicer's infill takes "
-                   f"less; bom.csv has it per plate and filament)")
     return out

@@ -7,8 +7,13 @@ Nouns:
     Sheet   one plate: which piece copies lie where.
 
 AMS plates print every solid in its own filament (a parent object per piece, its solids as
-parts). NO-AMS plates print in one filament, and plates with debossed marks store a colour
-change at the deboss floor so that a single-extruder printer swaps filament there.
+parts). NO-AMS plates print in one filament and leave out the inlays (solids that fill a
+deboss in their own filament), so the marks stay cut; plates with debossed marks store the
+piece's colour changes, so that a single-extruder printer swaps filament at the deboss
+floors and the marks show in the other colour.
+
+``make`` turns a game's pieces into the files of a kit (STL per distinct solid, 3MF plates
+for each profile, plate previews, the bill), the same way for every game.
 """
 
 from __future__ import annotations
@@ -30,16 +35,20 @@ NO_AMS_FILAMENTS = (threemf.Filament("first filament: the floor of every mark", 
 
 @dataclass(frozen=True, eq=False)
 class Solid:
+    """One mesh in one filament; an ``inlay`` fills a deboss and is printed by AMS only."""
+
     label: str
     mesh: Mesh
     key: str
+    inlay: bool = False
 
 
 @dataclass(frozen=True, eq=False)
 class Piece:
     """An object to print ``copies`` times; its solids share one frame, lying on z = 0.
-    ``change_at``: the height of its deboss floor (a NO-AMS colour change), if it has one;
-    ``group``: pieces of different groups go on different plates (jewels of one colour)."""
+    ``change_at``: the height of its deboss floor (a NO-AMS colour change to the second
+    filament), if it has one; ``changes``: its colour changes, when it needs more than that
+    one; ``group``: pieces of different groups go on different plates (jewels of one colour)."""
 
     key: str
     title: str
@@ -47,6 +56,17 @@ class Piece:
     copies: int = 1
     change_at: float | None = None
     group: str = ""
+    changes: tuple[threemf.ColourChange, ...] = ()
+
+    @property
+    def colour_changes(self) -> tuple[threemf.ColourChange, ...]:
+        if self.changes:
+            return self.changes
+        return (threemf.ColourChange(self.change_at, 2),) if self.change_at is not None else ()
+
+    def printed(self, ams: bool) -> tuple[Solid, ...]:
+        """The solids a profile prints (NO-AMS leaves the inlays out)."""
+        return self.solids if ams else tuple(s for s in self.solids if not s.inlay)
 
     def merged(self) -> Mesh:
         return merge([s.mesh for s in self.solids])
@@ -75,8 +95,8 @@ def arrange(pieces: Sequence[Piece], width: float, depth: float, gap: float, sin
     so do pieces of different groups (jewels of one colour); an AMS plate takes anything."""
     out: list[Sheet] = []
 
-    def group_of(p: Piece) -> tuple[bool, str]:
-        return (p.change_at is None, p.group) if single else (True, "")
+    def group_of(p: Piece) -> tuple[tuple[threemf.ColourChange, ...], str]:
+        return (p.colour_changes, p.group) if single else ((), "")
 
     groups = list(dict.fromkeys(group_of(p) for p in pieces))
     for group in groups:
@@ -102,25 +122,24 @@ def _placed_mesh(mesh: Mesh, origin: tuple[float, float], place: plates.Placed) 
 
 def project(sheet: Sheet, pieces: Mapping[str, Piece], title: str, ams: bool,
             filaments: Sequence[threemf.Filament], filament_of: Mapping[str, int],
-            slicer: str = "bambu") -> threemf.Project:
+            slicer: str = "bambu", single: Sequence[threemf.Filament] = NO_AMS_FILAMENTS) -> threemf.Project:
     """The 3MF project of one plate, laid out for ``slicer`` (``bambu``: Bambu Studio and
-    OrcaSlicer; ``prusa``: PrusaSlicer)."""
+    OrcaSlicer; ``prusa``: PrusaSlicer); NO-AMS plates name their two filaments ``single``."""
     items = []
-    change = None
+    changes: tuple[threemf.ColourChange, ...] = ()
     for key, copy, place in sheet.placed:
         piece = pieces[key]
         x, y, _, _ = piece.footprint()
         parts = tuple(threemf.Part(s.label, _placed_mesh(s.mesh, (x, y), place), filament_of[s.key] if ams else 1)
-                      for s in piece.solids)
+                      for s in piece.printed(ams))
         if not ams:
             parts = (threemf.Part("whole", merge([p.mesh for p in parts]), 1),)
-            change = piece.change_at if piece.change_at is not None else change
+            changes = piece.colour_changes or changes
         name = piece.title if piece.copies == 1 else f"{piece.title} ({copy} of {piece.copies})"
         items.append(threemf.Item(name, parts))
     if ams:
         return threemf.Project(title, tuple(items), tuple(filaments), slicer=slicer)
-    changes = (threemf.ColourChange(change, 2),) if change is not None else ()
-    return threemf.Project(title, tuple(items), NO_AMS_FILAMENTS, changes, slicer=slicer)
+    return threemf.Project(title, tuple(items), tuple(single), changes, slicer=slicer)
 
 
 @dataclass(frozen=True)
@@ -141,10 +160,130 @@ def bill(sheets: Sequence[Sheet], pieces: Mapping[str, Piece], density: float, a
         volume: dict[str, float] = {}
         count: dict[str, int] = {}
         for key, _, _ in sheet.placed:
-            for s in pieces[key].solids:
+            for s in pieces[key].printed(ams):
                 name = names[s.key] if ams else "one filament"
                 volume[name] = volume.get(name, 0.0) + s.mesh.volume()
                 count[name] = count.get(name, 0) + 1
         for name in sorted(volume):
             rows.append(Material(sheet.number, name, count[name], round(volume[name] / 1000 * density, 2)))
     return rows
+
+
+# -- a whole kit -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Kit:
+    """Everything ``templeforge cad`` writes, in memory, and what it says about it."""
+
+    files: dict[str, bytes]
+    ams_plates: int
+    no_ams_plates: int
+    pieces: int
+    bom: dict[str, list[Material]]
+
+
+@dataclass(frozen=True)
+class Filaments:
+    """A kit's AMS filaments, each solid key's filament number and name, and the two
+    filaments a NO-AMS plate names."""
+
+    ams: tuple[threemf.Filament, ...]
+    number: Mapping[str, int]
+    names: Mapping[str, str]
+    single: tuple[threemf.Filament, ...] = NO_AMS_FILAMENTS
+
+    def colour(self, key: str) -> str:
+        return self.ams[self.number[key] - 1].colour
+
+
+def active(changes: Sequence[threemf.ColourChange], z: float) -> int:
+    """The filament printing at height ``z`` (1 until the first change below it)."""
+    filament = 1
+    for c in sorted(changes, key=lambda c: c.z):
+        if c.z < z - 1e-6:
+            filament = c.filament
+    return filament
+
+
+def preview_colour(piece: Piece, solid: Solid, ams: bool, filaments: Filaments) -> str:
+    """How a solid looks printed. AMS: its own filament. NO-AMS: a grouped piece (jewels of a
+    colour) its own filament; otherwise the filament printing at the solid's top, where an
+    inlay stands for the deboss floor it fills (the layer below the floor shows there)."""
+    if ams or piece.group:
+        return filaments.colour(solid.key)
+    lo, hi = solid.mesh.bounds
+    z = float(lo[2]) if solid.inlay else float(hi[2])
+    return filaments.single[active(piece.colour_changes, z) - 1].colour
+
+
+def top_view(scene: list[tuple[Mesh, str]]) -> bytes:
+    """A plate seen from above, as PNG bytes."""
+    from cad.common import previews
+    from cad.common.solids import png
+
+    return png(previews.render(scene, 900, top=True))
+
+
+def make(made: Sequence[Piece], filaments: Filaments, bed: tuple[float, float], *, gap: float, density: float,
+         ams: bool, no_ams: bool, title: str, slicer: str, progress: Callable[[str], None] = lambda _: None,
+         mapper: Mapper = map) -> Kit:
+    """The files of a kit: an STL of every solid of every piece, the 3MF plates of each
+    profile asked for (laid out for ``slicer``), a top-view preview of every plate and the
+    bill of materials. ``mapper`` renders the previews (the files are the same either way)."""
+    from cad.common.meshes import box
+
+    by_key = {p.key: p for p in made}
+    files: dict[str, bytes] = {}
+    for p in made:
+        for s in p.solids:
+            suffix = "" if len(p.solids) == 1 or s.key == "body" else f"-{s.key}"
+            files[f"stl/{p.key}{suffix}.stl"] = s.mesh.stl()
+    bom = {}
+    counts = {}
+    bed_mesh = box(bed[0], bed[1], 0.01).translated(0, 0, -0.02)
+    for profile, wanted in (("ams", ams), ("no-ams", no_ams)):
+        if not wanted:
+            continue
+        multi = profile == "ams"
+        sheets = arrange(made, bed[0], bed[1], gap, single=not multi)
+        counts[profile] = len(sheets)
+        for sheet in sheets:
+            proj = project(sheet, by_key, f"{title}: plate {sheet.number}", multi, filaments.ams, filaments.number,
+                           slicer, filaments.single)
+            files[f"{profile}/plate-{sheet.number:02d}.3mf"] = threemf.write(proj)
+        bom[profile] = bill(sheets, by_key, density, multi, filaments.names)
+        scenes = []
+        for sheet in sheets:
+            shown = [(bed_mesh, "#E4E4E4")]
+            for key, _, place in sheet.placed:
+                piece = by_key[key]
+                x, y, _, _ = piece.footprint()
+                shown += [(_placed_mesh(s.mesh, (x, y), place), preview_colour(piece, s, multi, filaments))
+                          for s in piece.solids]
+            scenes.append(shown)
+        for sheet, image in zip(sheets, mapper(top_view, scenes)):
+            progress(f"preview of {profile} plate {sheet.number}")
+            files[f"previews/{profile}/plate-{sheet.number:02d}.png"] = image
+    return Kit(files, counts.get("ams", 0), counts.get("no-ams", 0), sum(p.copies for p in made), bom)
+
+
+def bom_csv(made: Kit) -> str:
+    """The bill of materials as CSV: profile, plate, filament, parts, grams."""
+    lines = ["profile,plate,filament,parts,grams_solid"]
+    for profile, rows in made.bom.items():
+        for r in rows:
+            lines.append(f'{profile},{r.plate},"{r.filament}",{r.parts},{r.grams:.2f}')
+    return "\n".join(lines) + "\n"
+
+
+def summary(made: Kit, bed: object) -> list[str]:
+    """What the command tells the designer."""
+    title = getattr(bed, "title", "the bed")
+    counts = [f"{n} {name} plates" for name, n in (("AMS", made.ams_plates), ("NO-AMS", made.no_ams_plates)) if n]
+    out = [f"{made.pieces} parts on {' and '.join(counts)} for the {title}"]
+    for profile, rows in made.bom.items():
+        grams = sum(r.grams for r in rows)
+        out.append(f"{profile}: at most {grams:.0f} g of filament, printed solid (the slicer's infill takes "
+                   f"less; bom.csv has it per plate and filament)")
+    return out

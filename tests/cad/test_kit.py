@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from cad import puzzle_temple as ct
-from cad.common import kit
+from cad.common import kit, threemf
 from cad.common.meshes import Mesh
 from cad.common.profile import Physical
 from generators.puzzle_temple.deck import Deck, write_deck
@@ -20,11 +20,11 @@ from templeforge.cli import main
 
 
 @pytest.fixture(scope="module")
-def made(cad_deck: Deck) -> ct.Kit:
+def made(cad_deck: Deck) -> kit.Kit:
     return ct.make_kit(cad_deck, Physical(), (256, 256), players=2)
 
 
-def test_the_kit_has_an_stl_per_distinct_part_and_plates_in_both_profiles(made: ct.Kit, cad_deck: Deck) -> None:
+def test_the_kit_has_an_stl_per_distinct_part_and_plates_in_both_profiles(made: kit.Kit, cad_deck: Deck) -> None:
     stl = [n for n in made.files if n.startswith("stl/")]
     assert {f"stl/block-{b.name}.stl" for b in cad_deck.blocks} <= set(stl)
     assert {f"stl/card-{c.id}.stl" for c in cad_deck.cards} <= set(stl)
@@ -40,7 +40,7 @@ def test_the_kit_has_an_stl_per_distinct_part_and_plates_in_both_profiles(made: 
     assert any(n.startswith("previews/card-") for n in made.files)
 
 
-def test_every_plate_lies_on_the_bed_with_its_parts_apart(made: ct.Kit) -> None:
+def test_every_plate_lies_on_the_bed_with_its_parts_apart(made: kit.Kit) -> None:
     for name, data in made.files.items():
         if not name.startswith("ams/"):
             continue
@@ -76,7 +76,7 @@ def test_every_plate_lies_on_the_bed_with_its_parts_apart(made: ct.Kit) -> None:
         assert re.search(r"<build>", model)
 
 
-def test_each_jewel_colour_has_plates_of_its_own(made: ct.Kit) -> None:
+def test_each_jewel_colour_has_plates_of_its_own(made: kit.Kit) -> None:
     colours_per_plate = []
     for name, data in made.files.items():
         if name.startswith("no-ams/"):
@@ -90,7 +90,7 @@ def test_each_jewel_colour_has_plates_of_its_own(made: ct.Kit) -> None:
     assert set().union(*colours_per_plate) == {n for n, _ in ct.JEWELS}
 
 
-def test_no_ams_card_plates_change_colour_at_the_deboss_floor(made: ct.Kit) -> None:
+def test_no_ams_card_plates_change_colour_at_the_deboss_floor(made: kit.Kit) -> None:
     floors = set()
     for name, data in made.files.items():
         if name.startswith("no-ams/"):
@@ -101,13 +101,13 @@ def test_no_ams_card_plates_change_colour_at_the_deboss_floor(made: ct.Kit) -> N
     assert floors == {f"{ph.card_thickness - ph.deboss_depth:g}"}
 
 
-def test_the_bill_counts_every_part_once_per_plate(made: ct.Kit, cad_deck: Deck) -> None:
+def test_the_bill_counts_every_part_once_per_plate(made: kit.Kit, cad_deck: Deck) -> None:
     rows = made.bom["no-ams"]
     assert sum(r.parts for r in rows if r.filament == "one filament") >= made.pieces
     assert all(r.grams > 0 for r in rows)
     ams = made.bom["ams"]
     assert {r.filament.split(":")[0] for r in ams} >= {"card body", "ink (pips, ids)"}
-    csv = ct.bom_csv(made)
+    csv = kit.bom_csv(made)
     assert csv.splitlines()[0] == "profile,plate,filament,parts,grams_solid"
     assert len(csv.splitlines()) == len(rows) + len(ams) + 1
 
@@ -169,3 +169,36 @@ def test_a_card_larger_than_the_bed_is_refused_before_any_part_is_built(cad_deck
     assert result.exit_code == 2
     assert re.search(r"part card-\d+ \([\d.]+ x [\d.]+ mm\) is larger than the 180 x 180 mm bed", result.stderr)
     assert not (tmp_path / "m").exists()
+
+
+def test_no_ams_prints_the_marks_cut_and_ams_fills_them() -> None:
+    """An inlay fills a deboss in its own filament: AMS prints it, NO-AMS leaves the deboss
+    open (a filled deboss would hide the colour change at its floor)."""
+    from cad.common.meshes import box
+
+    body = kit.Solid("card", box(40, 40, 4), "body")
+    inlay = kit.Solid("ink", box(10, 10, 0.6).translated(5, 5, 3.4), "ink", inlay=True)
+    piece = kit.Piece("card-1", "card 1", (body, inlay), 1, 3.4)
+    sheet = kit.arrange([piece], 256, 256, 5.0)[0]
+    fils = threemf.Filament("body", "#CBBE9E"), threemf.Filament("ink", "#1A1A1A")
+    single = kit.project(sheet, {"card-1": piece}, "t", False, fils, {"body": 1, "ink": 2})
+    (part,) = single.items[0].parts
+    assert part.mesh.volume() == pytest.approx(body.mesh.volume())
+    assert single.colour_changes == (threemf.ColourChange(3.4, 2),)
+    multi = kit.project(sheet, {"card-1": piece}, "t", True, fils, {"body": 1, "ink": 2})
+    assert [p.filament for p in multi.items[0].parts] == [1, 2]
+    rows = kit.bill([sheet], {"card-1": piece}, 1.24, False, {"body": "body", "ink": "ink"})
+    assert [r.parts for r in rows] == [1]
+
+
+def test_the_preview_shows_the_filament_printing_at_each_top() -> None:
+    from cad.common.meshes import box
+
+    body = kit.Solid("stone", box(30, 30, 5), "body")
+    top = kit.Solid("mark", box(10, 10, 0.6).translated(5, 5, 4.4), "mark", inlay=True)
+    changes = (threemf.ColourChange(0.6, 2), threemf.ColourChange(4.4, 1))
+    piece = kit.Piece("stone", "stone", (body, top), changes=changes)
+    fils = kit.Filaments((threemf.Filament("a", "#111111"),), {"body": 1, "mark": 1}, {"body": "a", "mark": "a"})
+    first, second = kit.NO_AMS_FILAMENTS
+    assert kit.preview_colour(piece, body, False, fils) == first.colour   # the top layers: filament 1 again
+    assert kit.preview_colour(piece, top, False, fils) == second.colour   # the deboss floor: filament 2
