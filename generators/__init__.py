@@ -40,6 +40,10 @@ GAMES: dict[str, GameInfo] = {
         "puzzle-temple", "Puzzle Temple",
         "Lock cards: a lock and six block sets (die faces 1-6), each proved to tile it.",
         "generators.puzzle_temple"),
+    "shifting-stones": GameInfo(
+        "shifting-stones", "Shifting Stones",
+        "Pattern cards: 3x3 windows of stone faces, points priced by exact difficulty.",
+        "generators.shifting_stones"),
 }
 
 

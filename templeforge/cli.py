@@ -31,7 +31,7 @@ EXIT = {
 }
 
 #: The commands, each a module of the same name under ``templeforge.commands``.
-COMMANDS = ("build", "shapes", "solve", "generate", "verify", "show", "pdf", "cad")
+COMMANDS = ("build", "shapes", "solve", "generate", "verify", "show", "pdf", "cad", "stones")
 
 
 def one_line(message: str) -> str:

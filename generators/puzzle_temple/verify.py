@@ -44,6 +44,9 @@ MAX_RATING_STATES = 20_000
 #: scale a hand-written deck is read against. A test holds this to a fresh default deck.
 DEFAULT_TIER_BOUNDS = (5.46, 5.88)
 
+#: What ``templeforge verify`` says of a deck that passes.
+OK_TEXT = "every face proved and every rule holds"
+
 
 @dataclass(frozen=True, slots=True)
 class FaceCheck:
@@ -116,6 +119,11 @@ class DeckCheck:
     @property
     def unknown(self) -> tuple[FaceCheck, ...]:
         return tuple(f for f in self.faces if f.status is tiling.Status.UNKNOWN)
+
+    @property
+    def counted(self) -> str:
+        """What was checked, counted (``216 faces``)."""
+        return f"{len(self.faces)} faces"
 
     @property
     def usage_ratio(self) -> float | None:

@@ -74,8 +74,7 @@ def run_generate(info: GameInfo, spec_module: Any, profile: str | None, given: d
         written.unlink(missing_ok=True)
         raise RuntimeError("the generated deck fails verification: " + "; ".join(check.problems[:3]))
     took = time.perf_counter() - started
-    faces = len(check.faces)
-    click.echo(f"wrote {written}: {plural(len(deck.cards), 'card')}, {faces} faces, every face proved "
+    click.echo(f"wrote {written}: {plural(len(deck.cards), 'card')}, {check.counted}, every one proved "
                f"and verified (seed {spec.seed}, {took:.1f} s)")
     from templeforge.terminal import render
 

@@ -17,8 +17,8 @@ from templeforge.terminal import plural, render
 @time_limit_option("Per face; a face not settled in time is 'unknown', never 'unsolvable'.")
 @click.option("--show", "show_all", is_flag=True, help="Draw a solution of every face.")
 @click.option("--tiers-from", metavar="DECK.json",
-              help="Place the cards on this deck's difficulty tiers (default: the deck's own, else "
-                   "the default deck's).")
+              help="Place the cards on this deck's difficulty tiers (Puzzle Temple) or points scale "
+                   "(Shifting Stones); default: the deck's own, else the default deck's.")
 def verify(deck_file: str, time_limit: float | None, show_all: bool, tiers_from: str | None) -> None:
     """Re-prove every face of a deck and check the deck's rules.
 
@@ -28,7 +28,15 @@ def verify(deck_file: str, time_limit: float | None, show_all: bool, tiers_from:
     the lock must be connected (hole-free unless the deck allows holes), each card needs six
     different block sets (dice 1-6), no two locks may be alike, and every recorded
     parameter must hold. A hand-written deck (faces with only `die` and `blocks`) gets every
-    face solved and drawn. Exit status: 0 all proved, 1 a face or rule fails (each named on
+    face solved and drawn.
+
+    For Shifting Stones: every window is matched against every grid and its difficulty
+    measured again by a search the generator does not use; windows must be feasible and
+    distinct (no two showing on exactly the same grids), points must never fall as
+    difficulty rises, and the recorded mix and parameters must hold. A hand-written pattern
+    list (windows only) gets each pattern's difficulty and the points it would earn.
+
+    Exit status: 0 all proved, 1 a face or rule fails (each named on
     stderr), 2 bad input, 3 a face was not settled within --time-limit.
 
     Example:
@@ -45,11 +53,11 @@ def verify(deck_file: str, time_limit: float | None, show_all: bool, tiers_from:
             raise click.UsageError(f"--tiers-from: {tiers_from} is a {other_info.name} deck, "
                                    f"{deck_file} a {info.name} deck")
     started = time.perf_counter()
-    check = info.module("verify").verify_deck(deck, time_limit=time_limit, tiers_from=other,
-                                              tiers_name=tiers_from or "")
+    verifier = info.module("verify")
+    check = verifier.verify_deck(deck, time_limit=time_limit, tiers_from=other, tiers_name=tiers_from or "")
     took = time.perf_counter() - started
     made = f"generated, seed {deck.seed}" if deck.seed is not None else "hand-written"
-    click.echo(f"{deck_file}: {info.title}, {plural(len(deck.cards), 'card')}, {len(check.faces)} faces ({made})")
+    click.echo(f"{deck_file}: {info.title}, {plural(len(deck.cards), 'card')}, {check.counted} ({made})")
     click.echo(render(info.module("figures").report(deck, check, show_all)))
     click.echo(f"checked in {took:.1f} s")
     for problem in check.problems:
@@ -61,7 +69,7 @@ def verify(deck_file: str, time_limit: float | None, show_all: bool, tiers_from:
         where = ", ".join(f.where for f in check.unknown[:5])
         click.echo(f"{deck_file}: not settled within the time limit: {where}", err=True)
         sys.exit(EXIT["unknown"])
-    click.echo(f"{deck_file}: OK, every face proved and every rule holds")
+    click.echo(f"{deck_file}: OK, {verifier.OK_TEXT}")
 
 
 command = verify

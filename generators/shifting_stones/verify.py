@@ -1,0 +1,317 @@
+"""Re-check a Shifting Stones deck, trusting nothing the generator did.
+
+Nouns:
+    Grids       the whole state space built again, its own way: every grid as its nine faces,
+                numbered by sorting, and for each of the 21 actions a table of where it leads.
+    CardCheck   one card: feasible or not, the recomputed difficulty, share shown and most
+                actions, the points it would earn on the scale, and every problem found.
+    DeckCheck   every card's check, the deck rules that failed, face use and the scale.
+
+Nothing here imports the generator or ``space``: the grids are enumerated from the tile
+counts by another route (distinct permutations), a window is matched by comparing the faces
+at its cells in every grid directly, and distances come from a level-by-level search in
+numpy over explicit neighbour tables. The rules: every window is feasible; no two cards show
+on exactly the same grids; stored difficulty, share and maximum match the recomputed ones;
+points never fall as difficulty rises (no card is harder than a card worth more); and the
+recorded parameters hold (the number of cards, the mix, the stones per window, the tiles).
+
+A hand-written pattern list (no points, no difficulty) gets every measure and the points
+each pattern would earn on the published mix's scale (``DEFAULT_POINT_BOUNDS``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from numba import njit
+
+from generators.shifting_stones.deck import Card, CardId, Deck
+from generators.shifting_stones.tiles import TileSet
+
+SIDE = 3
+
+#: The difficulty bounds between point values in the default deck (``templeforge generate
+#: shifting-stones``, seed 0): a pattern up to the first bound earns 1 point, up to the next 2,
+#: and so on. A test holds these to a fresh default deck.
+DEFAULT_POINT_BOUNDS: tuple[tuple[int, float], ...] = ((1, 4.85), (2, 6.388), (3, 7.406))
+DEFAULT_TOP = 5
+
+#: What ``templeforge verify`` says of a deck that passes.
+OK_TEXT = "every pattern feasible, distinct and measured again; every rule holds"
+
+#: Difficulty is stored to three decimals.
+TOLERANCE = 0.0005 + 1e-9
+
+
+class Grids:
+    """Every grid of a tile set (see the module docstring).
+
+    A grid's number is the rank of its layout (the tile types in reading order, among every
+    distinct permutation of the set's tiles, sorted) times 512, plus its nine sides as bits
+    (bit ``p`` set when place ``p`` shows its tile's second face). A flip is then a change of
+    one bit; a swap's target is found by ranking the swapped layout.
+    """
+
+    def __init__(self, tiles: TileSet) -> None:
+        types = [t for t, tile in enumerate(tiles.tiles) for _ in range(tile.count)]
+        self.layouts = np.array(sorted(set(itertools.permutations(types))), dtype=np.int8)
+        self.base = len(tiles.tiles)
+        self.ranks = self._layout_code(self.layouts)
+        sides = ((np.arange(512)[:, None] >> np.arange(9)[None, :]) & 1).astype(np.int8)
+        faces = (2 * self.layouts[:, None, :] + sides[None, :, :]).reshape(-1, 9)
+        self.columns = np.ascontiguousarray(faces.T)  # place -> the face it shows in every grid
+        self.size = len(faces)
+        index = np.arange(self.size, dtype=np.int64)
+        swaps = [(a, b) for kind, a, b in actions() if kind == "swap"]
+        self.neighbours = np.empty((self.size, len(swaps)), np.int32)
+        for k, (a, b) in enumerate(swaps):
+            moved = self.layouts.copy()
+            moved[:, [a, b]] = moved[:, [b, a]]
+            rank = np.searchsorted(self.ranks, self._layout_code(moved))
+            side = index & 511
+            bit_a, bit_b = (side >> a) & 1, (side >> b) & 1
+            side = (side & ~((1 << a) | (1 << b))) | (bit_a << b) | (bit_b << a)
+            self.neighbours[:, k] = np.repeat(rank, 512) * 512 + side
+
+    def _layout_code(self, layouts: np.ndarray) -> np.ndarray:
+        code = np.zeros(len(layouts), np.int64)
+        for p in range(9):
+            code = code * self.base + layouts[:, p]
+        return code
+
+    def showing(self, window: Sequence[Sequence[int | None]]) -> np.ndarray:
+        """Whether each grid shows the window somewhere, unturned."""
+        h, w = len(window), len(window[0])
+        out = np.zeros(self.size, bool)
+        for r0, c0 in itertools.product(range(SIDE - h + 1), range(SIDE - w + 1)):
+            here = np.ones(self.size, bool)
+            for r, c in itertools.product(range(h), range(w)):
+                if window[r][c] is not None:
+                    here &= self.columns[(r0 + r) * SIDE + c0 + c] == window[r][c]
+            out |= here
+        return out
+
+    def distances(self, start: np.ndarray) -> np.ndarray:
+        """Least actions from every grid to one in ``start`` (-1: never), level by level."""
+        return _levels(start, self.neighbours)
+
+
+@njit(cache=True)
+def _levels(start: np.ndarray, neighbours: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+    # level by level, each level a pass over every grid in order (so the neighbour table is
+    # read front to back), expanding the grids found at the level before
+    n = start.shape[0]
+    swaps = neighbours.shape[1]
+    dist = np.full(n, -1, np.int16)
+    found = 0
+    for s in range(n):
+        if start[s]:
+            dist[s] = 0
+            found += 1
+    level = 0
+    while found:
+        found = 0
+        for s in range(n):
+            if dist[s] != level:
+                continue
+            for k in range(swaps + 9):
+                t = neighbours[s, k] if k < swaps else s ^ (1 << (k - swaps))
+                if dist[t] < 0:
+                    dist[t] = level + 1
+                    found += 1
+        level += 1
+    return dist
+
+
+def actions() -> list[tuple[str, int, int]]:
+    """The 12 swaps of orthogonal neighbours and the 9 flips."""
+    out = []
+    for p in range(9):
+        r, c = divmod(p, SIDE)
+        if c + 1 < SIDE:
+            out.append(("swap", p, p + 1))
+        if r + 1 < SIDE:
+            out.append(("swap", p, p + SIDE))
+    return out + [("flip", p, -1) for p in range(9)]
+
+
+@lru_cache(maxsize=1)
+def grids(tiles: TileSet) -> Grids:
+    return Grids(tiles)
+
+
+@dataclass(frozen=True, slots=True)
+class CardCheck:
+    """One card, measured again (None where the window is not feasible)."""
+
+    card: CardId
+    feasible: bool
+    difficulty: float | None
+    shown: float | None
+    max: int | None
+    rated: int | None  # the points it earns on the scale
+    key: str
+    problems: tuple[str, ...]
+
+    @property
+    def where(self) -> str:
+        return f"card {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class DeckCheck:
+    """The verdict on a deck: ``ok`` when no card and no rule has a problem.
+
+    Attributes:
+        cards: every card's check, in deck order.
+        rule_problems: the deck rules broken.
+        usage: windows that show each face.
+        bounds: the points scale hand-written cards are placed on ((points, most difficulty),
+            ...), and the points above the last bound.
+        scale: where the scale came from.
+    """
+
+    cards: tuple[CardCheck, ...]
+    rule_problems: tuple[str, ...]
+    usage: dict[str, int]
+    bounds: tuple[tuple[int, float], ...]
+    top: int
+    scale: str
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        return self.rule_problems + tuple(f"{c.where}: {p}" for c in self.cards for p in c.problems)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def unknown(self) -> tuple[CardCheck, ...]:
+        return ()  # every search runs to the end
+
+    @property
+    def counted(self) -> str:
+        return f"{len(self.cards)} pattern{'s' * (len(self.cards) != 1)}"
+
+    def check(self, card: CardId) -> CardCheck:
+        return next(c for c in self.cards if str(c.card) == str(card))
+
+
+def rate(difficulty: float, bounds: Sequence[tuple[int, float]], top: int) -> int:
+    """The points a pattern of this difficulty earns on a scale."""
+    for points, most in bounds:
+        if difficulty <= most:
+            return points
+    return top
+
+
+def scale_of(deck: Deck) -> tuple[tuple[tuple[int, float], ...], int] | None:
+    """A deck's own points scale: between each points value and the next, the midpoint of the
+    hardest card worth the one and the easiest worth the next (None without points and
+    difficulties on every card)."""
+    if not deck.cards or any(c.points is None or c.difficulty is None for c in deck.cards):
+        return None
+    by_points: dict[int, list[float]] = {}
+    for c in deck.cards:
+        by_points.setdefault(c.points, []).append(c.difficulty)  # type: ignore[arg-type]
+    values = sorted(by_points)
+    bounds = tuple((p, round((max(by_points[p]) + min(by_points[q])) / 2, 3)) for p, q in zip(values, values[1:]))
+    return bounds, values[-1]
+
+
+def check_card(g: Grids, deck: Deck, card: Card, bounds: Sequence[tuple[int, float]], top: int) -> CardCheck:
+    window = card.pattern.rows
+    shown = g.showing(window)
+    key = hashlib.sha256(np.packbits(shown).tobytes()).hexdigest()
+    problems: list[str] = []
+    if not shown.any():
+        why = card.pattern.shortage(deck.tiles) or "no place fits it"
+        return CardCheck(card.id, False, None, None, None, None, key, (f"no grid shows this window: {why}",))
+    dist = g.distances(shown)
+    difficulty = float(dist.sum(dtype=np.int64)) / g.size
+    share = float(shown.sum()) / g.size
+    most = int(dist.max())
+    if card.difficulty is not None and abs(card.difficulty - difficulty) > TOLERANCE:
+        problems.append(f"difficulty: stored {card.difficulty}, recomputed {difficulty:.3f}")
+    if card.shown is not None and abs(card.shown - share) > 5e-7 + 1e-12:
+        problems.append(f"shown: stored {card.shown}, recomputed {share:.6f}")
+    if card.max is not None and card.max != most:
+        problems.append(f"max: stored {card.max}, recomputed {most}")
+    return CardCheck(card.id, True, round(difficulty, 3), round(share, 6), most, rate(difficulty, bounds, top), key,
+                     tuple(problems))
+
+
+def point_problems(deck: Deck, checks: Sequence[CardCheck]) -> list[str]:
+    """Cards worth fewer points that are harder than a card worth more, and a mix not kept."""
+    out = []
+    with_points = [(c.points, k) for c, k in zip(deck.cards, checks) if c.points is not None]
+    if with_points and len(with_points) != len(deck.cards):
+        missing = [str(c.id) for c in deck.cards if c.points is None]
+        out.append(f"points: some cards have points and {len(missing)} do not (card {', '.join(missing[:5])})")
+    measured = [(p, k) for p, k in with_points if k.difficulty is not None]
+    for low, high in itertools.combinations(sorted({p for p, _ in measured}), 2):
+        hardest = max((k for p, k in measured if p == low), key=lambda k: k.difficulty)  # type: ignore[arg-type,return-value]
+        easiest = min((k for p, k in measured if p == high), key=lambda k: k.difficulty)  # type: ignore[arg-type,return-value]
+        if hardest.difficulty > easiest.difficulty:  # type: ignore[operator]
+            out.append(f"points: card {hardest.card} is worth {low} but harder ({hardest.difficulty:.3f}) than "
+                       f"card {easiest.card}, worth {high} ({easiest.difficulty:.3f})")
+    mix = deck.mix
+    if mix is not None and with_points:
+        have = Counter(p for p, _ in with_points)
+        if dict(have) != dict(mix):
+            shown = ",".join(f"{p}:{n}" for p, n in sorted(have.items()))
+            out.append(f"points: the cards' mix is {shown}, parameters.mix asks for "
+                       f"{','.join(f'{p}:{n}' for p, n in mix)}")
+    return out
+
+
+def parameter_problems(deck: Deck) -> list[str]:
+    out = []
+    params = deck.parameters
+    if "cards" in params and params["cards"] != len(deck.cards):
+        out.append(f"parameters.cards: {params['cards']}, but the deck has {len(deck.cards)} cards")
+    stones = params.get("stones")
+    if isinstance(stones, list) and len(stones) == 2:
+        lo, hi = stones
+        for c in deck.cards:
+            if not lo <= c.pattern.stones <= hi:
+                out.append(f"card {c.id}: {c.pattern.stones} stones, outside parameters.stones {lo}-{hi}")
+    if "tiles" in params and params["tiles"] != deck.tiles.title:
+        out.append(f"parameters.tiles: {params['tiles']!r}, but the deck's tiles are {deck.tiles.title!r}")
+    return out
+
+
+def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck | None = None,
+                tiers_name: str = "") -> DeckCheck:
+    """Check every card and every rule (see the module docstring). ``tiers_from``: another
+    deck whose points scale places the cards (default: this deck's own, else the default
+    deck's). ``time_limit`` is accepted for the command's sake; every search here finishes."""
+    del time_limit
+    own = scale_of(deck)
+    other = scale_of(tiers_from) if tiers_from is not None else None
+    if other is not None:
+        (bounds, top), scale = other, f"the points of {tiers_name or 'the other deck'}"
+    elif own is not None:
+        (bounds, top), scale = own, "the deck's own points"
+    else:
+        bounds, top, scale = DEFAULT_POINT_BOUNDS, DEFAULT_TOP, "the default deck's points (1:28,2:26,3:13,5:5)"
+    g = grids(deck.tiles)
+    checks = tuple(check_card(g, deck, c, bounds, top) for c in deck.cards)
+    rules: list[str] = []
+    first: dict[str, CardId] = {}
+    for k in checks:
+        if k.feasible and k.key in first:
+            rules.append(f"card {k.card} shows on exactly the grids card {first[k.key]} shows (the same pattern)")
+        first.setdefault(k.key, k.card)
+    rules += point_problems(deck, checks)
+    rules += parameter_problems(deck)
+    usage = Counter(f for c in deck.cards for f in c.pattern.fixed)
+    return DeckCheck(checks, tuple(rules), {name: usage[i] for i, name in enumerate(deck.tiles.faces)},
+                     tuple(bounds), top, scale)
