@@ -30,5 +30,5 @@ def deck_files(package: str, deck: Any, values: Mapping[str, Any], title: str, p
     if previews:
         from print.common.previews import previews as render
 
-        files.update(render(printed.files, printed.imposition, [str(c.id) for c in deck.cards]))
+        files.update(render(printed.files, printed.imposition, list(printed.labels)))
     return files, module.summary(printed)

@@ -603,6 +603,7 @@ class Printed:
     answer_pages: int
     solved_here: int
     unsolvable: int
+    labels: tuple[str, ...] = ()  #: each printed card's label, in imposition order
 
 
 def make(deck: Deck, request: Request, title: str) -> Printed:
@@ -661,7 +662,8 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
         files["calibration.pdf"] = cal.data()
     solved_here = sum(1 for f in found for a in f if a.note and a.solution is not None)
     unsolvable = sum(1 for f in found for a in f if a.solution is None)
-    return Printed(files, size, imposition, lays, packing, key_doc.pages, solved_here, unsolvable)
+    return Printed(files, size, imposition, lays, packing, key_doc.pages, solved_here, unsolvable,
+                   tuple(str(i) for i in ids))
 
 
 def deck_title(deck: Deck, path: str | Path) -> str:

@@ -163,7 +163,9 @@ def bill(sheets: Sequence[Sheet], pieces: Mapping[str, Piece], density: float, a
             for s in pieces[key].printed(ams):
                 name = names[s.key] if ams else "one filament"
                 volume[name] = volume.get(name, 0.0) + s.mesh.volume()
-                count[name] = count.get(name, 0) + 1
+                count[name] = count.get(name, 0) + (1 if ams else 0)
+            if not ams:  # one object, however many solids
+                count["one filament"] = count.get("one filament", 0) + 1
         for name in sorted(volume):
             rows.append(Material(sheet.number, name, count[name], round(volume[name] / 1000 * density, 2)))
     return rows

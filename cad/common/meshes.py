@@ -75,6 +75,13 @@ class Mesh:
             x, y = -y, x
         return Mesh(np.column_stack([x, y, self.vertices[:, 2]]), self.triangles)
 
+    def turned_over(self, width: float, height: float) -> Mesh:
+        """Turned upside down about the y axis, as a page is turned, within a ``width`` wide,
+        ``height`` tall frame: x becomes ``width - x`` and z ``height - z`` (the triangles
+        keep facing outwards)."""
+        v = self.vertices
+        return Mesh(np.column_stack([width - v[:, 0], v[:, 1], height - v[:, 2]]), self.triangles)
+
     def on_bed(self) -> Mesh:
         """Moved so that its bounding box starts at the origin (lying on the bed)."""
         lo, _ = self.bounds

@@ -44,6 +44,10 @@ PARAMETERS = (
               "multiple of the layer height"),
     Parameter("bottom_chamfer", 0.4, "mm", 0.0, 1.0, "counters elephant foot (0.3-0.5 mm suits most printers)"),
     Parameter("top_fillet", 0.6, "mm", 0.0, 2.0, "softens the top edges a hand touches"),
+    Parameter("stone_size", 30.0, "mm", 20.0, 60.0, "a Shifting Stones tile's side: its symbol reads across the "
+              "table, and nine fit a hand's span"),
+    Parameter("stone_thickness", 5.0, "mm", 3.0, 12.0, "a stone thick enough to pick up and to carry a symbol on "
+              "each face"),
     Parameter("text_size", 5.0, "mm", 2.0, 20.0, "cap height of numbers and labels"),
     Parameter("min_stroke", 0.8, "mm", 0.4, 3.0, "the thinnest line a 0.4 mm nozzle prints cleanly: two perimeters"),
     Parameter("layer_height", 0.2, "mm", 0.04, 0.4, "the layer height the depths are multiples of"),
@@ -98,6 +102,8 @@ class Physical:
     deboss_depth: float = 0.6
     bottom_chamfer: float = 0.4
     top_fillet: float = 0.6
+    stone_size: float = 30.0
+    stone_thickness: float = 5.0
     text_size: float = 5.0
     min_stroke: float = 0.8
     layer_height: float = 0.2
@@ -133,6 +139,9 @@ class Physical:
                        f"{self.card_thickness:g} mm card")
         if self.deboss_depth >= self.card_thickness - self.pocket_depth:
             out.append(f"{source}: deboss_depth: {self.deboss_depth:g} mm would cut through the card's floor")
+        if 2 * self.deboss_depth > self.stone_thickness - 1.2:
+            out.append(f"{source}: deboss_depth: {self.deboss_depth:g} mm on both faces of a {self.stone_thickness:g} "
+                       f"mm stone leaves less than 1.2 mm between the symbols")
         if self.bottom_chamfer * 2 >= self.pitch / 2:
             out.append(f"{source}: bottom_chamfer: {self.bottom_chamfer:g} mm is too large for a "
                        f"{self.pitch:g} mm cell")
