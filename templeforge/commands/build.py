@@ -10,9 +10,10 @@ from pathlib import Path
 
 import click
 
+from generators import GAMES  # names only: the registry imports nothing heavy
 from templeforge.terminal import plural
 
-GAME_NAMES = ("puzzle-temple", "all")
+GAME_NAMES = (*GAMES, "all")
 
 
 @click.command()
@@ -41,7 +42,6 @@ def build(game: str, profile: str | None, seed: int | None, out: str, jobs: int,
 
         templeforge build --profile examples/profiles/build-small.toml --out output/small
     """
-    from generators import GAMES
     from templeforge.cli import fail
     from templeforge.pipeline import report
     from templeforge.pipeline.display import display
@@ -87,7 +87,7 @@ def canonical(game: str, profile: str | None, seed: int | None) -> str:
 
 #: What a build (or the generate, pdf and cad commands with their default --out) puts in a
 #: game's folder; a build replaces the folder whole, so anything else there is refused.
-OWNED = {"deck.json", "cards.pdf", "answers.pdf", "blocks.pdf", "calibration.pdf", "models", "previews",
+OWNED = {"deck.json", "cards.pdf", "answers.pdf", "blocks.pdf", "stones.pdf", "calibration.pdf", "models", "previews",
          "report.html", "manifest.json", "build.json"}
 
 

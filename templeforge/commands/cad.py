@@ -27,7 +27,7 @@ PRINTER_NAMES = ("bambu-x1", "bambu-p1", "bambu-a1", "bambu-a1-mini", "prusa-mk4
 @click.option("--settings", metavar="FILE.toml", help="Physical settings (pitch, clearance, depths, ...); "
               "`templeforge cad --print-settings` prints every one with its unit and reason.")
 @click.option("--players", type=click.IntRange(1, 12), default=4, show_default=True,
-              help="Player sets of blocks.")
+              help="Player sets of blocks (Puzzle Temple; Shifting Stones has one set of stones).")
 @click.option("--out", metavar="DIR", default="output/{game}/models", show_default=True, help="Output folder.")
 @click.option("--print-settings", is_flag=True, help="Print the default settings file and stop.")
 def cad(deck_file: str, profile: str, printer: str, slicer: str, settings: str | None, players: int, out: str,
@@ -39,9 +39,13 @@ def cad(deck_file: str, profile: str, printer: str, slicer: str, settings: str |
     Bambu Studio and OrcaSlicer (or, with --slicer prusa, PrusaSlicer) open with every
     part's filament and the NO-AMS colour change in place.
 
-    Blocks are their cells shrunk by half the clearance; each card's pocket is its lock
-    grown by the clearance, so every stored solution fits (the tests prove it). Exit
-    status: 0 written, 2 bad input (nothing written).
+    Puzzle Temple: blocks are their cells shrunk by half the clearance; each card's pocket
+    is its lock grown by the clearance, so every stored solution fits (the tests prove it).
+    Shifting Stones: the nine double-sided stones, each face's symbol cut into its side
+    (NO-AMS: two colour changes make the symbols show) or inlaid in ink (AMS), and a
+    preview of each stone from above and turned over.
+
+    Exit status: 0 written, 2 bad input (nothing written).
 
     Example:
 
@@ -59,8 +63,6 @@ def cad(deck_file: str, profile: str, printer: str, slicer: str, settings: str |
     ph = load_settings(settings) if settings else Physical()
     bed = find_printer(printer, "--printer")
     info, deck = read_deck(deck_file)
-    if info.name != "puzzle-temple":
-        raise click.UsageError(f"{deck_file}: no 3D kit for {info.title} decks yet")
     folder = Path(out.format(game=info.name))
     output_path(f"{folder}/", "bom.csv")
     from cad import kit_files, kit_steps

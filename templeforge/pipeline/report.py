@@ -283,9 +283,10 @@ def page(*, title: str, lead: str, verdict: tuple[bool, str], command: str, vers
     return "\n".join(parts) + "\n"
 
 
-LINKS = (("deck.json", "the deck: every card, face and stored solution"),
+LINKS = (("deck.json", "the deck: every card and what was proved of it"),
          ("cards.pdf", "the cards to print and cut"), ("answers.pdf", "a solution of every face"),
-         ("blocks.pdf", "paper blocks at the cards' pitch"), ("calibration.pdf", "the duplex calibration sheet"),
+         ("blocks.pdf", "paper blocks at the cards' pitch"), ("stones.pdf", "the stones on paper, double-sided"),
+         ("calibration.pdf", "the duplex calibration sheet"),
          ("models/", "STL, 3MF plates (ams/, no-ams/), previews and bom.csv"),
          ("manifest.json", "every file with its size and SHA-256"))
 
@@ -296,9 +297,10 @@ def make(folder: Path, settings: Any, records: Mapping[str, Any], command: str) 
     from templeforge.pipeline.runner import tool_versions
 
     info = settings.game
+    from templeforge.pipeline.stages import checked
+
     deck_name = records["generate"].files[0]
-    deck = info.module("deck").read_deck(folder / deck_name)
-    check = info.module("verify").verify_deck(deck)
+    deck, check = checked(info.package, (folder / deck_name).read_bytes())
     figures = info.module("figures").build_report(deck, check)
     verdict = next((f.text for f in figures if isinstance(f, Fact) and f.label == "verification"), "")
     files = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())

@@ -11,10 +11,15 @@
     [cad]               # profile, printer, slicer, players, and every physical setting
     printer = "bambu-a1-mini"
     clearance = 0.25
+    [generate.shifting-stones]   # one game's own keys, over the section's shared ones
+    mix = "1:8,2:4,3:3,5:1"
 
-An unknown section or key is an error naming it. ``--seed`` on the command line wins over
-``[generate] seed``. Each stage's settings are kept twice: as written (``raw``, with the
-defaults filled in: what the stage's cache key is made of) and parsed (``values``).
+A section's keys apply to every game built that has them (``--game all`` builds several);
+a sub-table named after a game (``[generate.puzzle-temple]``) holds keys for that game
+alone and wins over the shared ones. An unknown section or key is an error naming it.
+``--seed`` on the command line wins over ``[generate] seed``. Each stage's settings are kept
+twice: as written (``raw``, with the defaults filled in: what the stage's cache key is made
+of) and parsed (``values``).
 """
 
 from __future__ import annotations
@@ -88,6 +93,31 @@ def _options(options: tuple[Option, ...], section: str) -> tuple[Option, ...]:
     return tuple(o for o in options if o.name not in BUILD_SETS.get(section, {}))
 
 
+def game_table(sections: Mapping[str, Mapping[str, Any]], section: str, game: str, where: str,
+               mine: frozenset[str] | None = None, anyones: frozenset[str] | None = None,
+               ) -> tuple[dict[str, Any], str]:
+    """One game's keys of a section: the shared keys (those the game has, when ``mine`` is
+    given, leaving to the other games the keys only ``anyones`` has), then its own sub-table
+    over them. Returns the table and how to name it in messages.
+
+    Raises:
+        RequestError: a sub-table that names no game.
+    """
+    from generators import GAMES
+
+    data = sections.get(section, {})
+    bad = [k for k, v in data.items() if isinstance(v, dict) and k not in GAMES]
+    if bad:
+        raise RequestError([f"{where}: [{section}.{k}]: not a game (expected one of {', '.join(GAMES)})"
+                            for k in bad])
+    shared = {k: v for k, v in data.items() if not isinstance(v, dict)}
+    if mine is not None and anyones is not None:
+        shared = {k: v for k, v in shared.items() if k in mine or k not in anyones}
+    own = data.get(game, {})
+    name = f"[{section}]" + (f" and [{section}.{game}]" if own else "")
+    return {**shared, **own}, name
+
+
 def game_settings(info: GameInfo, sections: Mapping[str, Mapping[str, Any]], where: str, folder: Path, *,
                   seed: int | None = None, jobs: int = 1) -> GameSettings:
     """Parse every stage's settings for ``info``'s game.
@@ -95,39 +125,51 @@ def game_settings(info: GameInfo, sections: Mapping[str, Mapping[str, Any]], whe
     Raises:
         RequestError: every bad key or value, naming the profile, section and key.
     """
+    from generators import GAMES
     from print.common.options import OPTIONS as PRINT_OPTIONS
 
     problems: list[str] = []
     spec = info.module("spec")
-    # generate
-    table = dict(sections.get("generate", {}))
+    # generate: a shared key belongs to the games that have it
+    mine = frozenset(o.name for o in spec.OPTIONS)
+    anyones = frozenset(o.name for g in GAMES.values() for o in g.module("spec").OPTIONS)
+    try:
+        table, named = game_table(sections, "generate", info.name, where, mine, anyones)
+    except RequestError as err:
+        problems.extend(err.problems)
+        table, named = {}, "[generate]"
     problems += _build_keys("generate", table, where)
     try:
         options = _options(spec.OPTIONS, "generate")
-        table = profile_table(table, options, f"{where}: [generate]", folder)
+        table = profile_table(table, options, f"{where}: {named}", folder)
         given = {"seed": str(seed)} if seed is not None else {}
-        values = resolve(spec.OPTIONS, {**given, "workers": str(jobs)}, table=table, source=f"{where}: [generate]")
+        values = resolve(spec.OPTIONS, {**given, "workers": str(jobs)}, table=table, source=f"{where}: {named}")
         generate = Stage(raw_values(options, given, table=table), values.values, values.given - {"workers"})
     except RequestError as err:
         problems.extend(err.problems)
         generate = Stage({})
     # pdf
-    table = dict(sections.get("pdf", {}))
+    try:
+        table, named = game_table(sections, "pdf", info.name, where)
+    except RequestError as err:
+        problems.extend(err.problems)
+        table, named = {}, "[pdf]"
     previews = table.pop("previews", True)
     if not isinstance(previews, bool):
         problems.append(f"{where}: [pdf] previews: expected true or false, got {previews!r}")
     problems += _build_keys("pdf", table, where)
     try:
         options = _options(PRINT_OPTIONS, "pdf")
-        table = profile_table(table, options, f"{where}: [pdf]", folder)
-        values = resolve(PRINT_OPTIONS, {}, table=table, source=f"{where}: [pdf]")
+        table = profile_table(table, options, f"{where}: {named}", folder)
+        values = resolve(PRINT_OPTIONS, {}, table=table, source=f"{where}: {named}")
         pdf = Stage({**raw_values(options, {}, table=table), "previews": previews}, values.values, values.given)
     except RequestError as err:
         problems.extend(err.problems)
         pdf = Stage({})
     # cad
     try:
-        cad = cad_stage(sections.get("cad", {}), f"{where}: [cad]")
+        table, named = game_table(sections, "cad", info.name, where)
+        cad = cad_stage(table, f"{where}: {named}")
     except RequestError as err:
         problems.extend(err.problems)
         cad = Stage({})
