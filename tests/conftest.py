@@ -22,3 +22,23 @@ def default_deck() -> Deck:
     """The default request (36 cards, 3 ubongo12 blocks per face, thirds, seed 0), made once
     per run: it takes seconds."""
     return generate(Spec(preset("ubongo12"), seed=0, workers=2))
+
+
+@pytest.fixture(scope="session")
+def stones_deck():
+    """The default Shifting Stones deck (72 cards, the published mix and tiles, seed 0), made
+    once per run."""
+    from generators.shifting_stones.generate import generate as generate_stones
+    from generators.shifting_stones.spec import Spec as StonesSpec
+
+    return generate_stones(StonesSpec(workers=2))
+
+
+@pytest.fixture(scope="session")
+def small_stones_deck():
+    """A 12-card Shifting Stones deck (seed 5): quick to print, model and verify."""
+    from generators.shifting_stones.generate import generate as generate_stones
+    from generators.shifting_stones.spec import PUBLISHED_MIX, scaled
+    from generators.shifting_stones.spec import Spec as StonesSpec
+
+    return generate_stones(StonesSpec(cards=12, mix=scaled(PUBLISHED_MIX, 12), seed=5, workers=2))

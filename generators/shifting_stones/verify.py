@@ -39,7 +39,7 @@ SIDE = 3
 #: The difficulty bounds between point values in the default deck (``templeforge generate
 #: shifting-stones``, seed 0): a pattern up to the first bound earns 1 point, up to the next 2,
 #: and so on. A test holds these to a fresh default deck.
-DEFAULT_POINT_BOUNDS: tuple[tuple[int, float], ...] = ((1, 4.85), (2, 6.388), (3, 7.406))
+DEFAULT_POINT_BOUNDS: tuple[tuple[int, float], ...] = ((1, 4.849), (2, 6.388), (3, 7.406))
 DEFAULT_TOP = 5
 
 #: What ``templeforge verify`` says of a deck that passes.
@@ -84,6 +84,10 @@ class Grids:
         for p in range(9):
             code = code * self.base + layouts[:, p]
         return code
+
+    def faces_of(self, grid: int) -> tuple[int, ...]:
+        """The nine faces grid number ``grid`` shows, in reading order."""
+        return tuple(int(f) for f in self.columns[:, grid])
 
     def showing(self, window: Sequence[Sequence[int | None]]) -> np.ndarray:
         """Whether each grid shows the window somewhere, unturned."""

@@ -117,12 +117,18 @@ def histogram_svg(h: Histogram) -> str:
     return bars_svg(labels, [float(n) for n in h.bins], h.title, colour="#6a3d9a")
 
 
-def picture_svg(picture: str, colours: Mapping[str, str], cell: int = 9) -> str:
-    """A text picture (a letter per cell, ``.`` for none) as a grid of coloured squares."""
+def picture_svg(picture: str, colours: Mapping[str, str], cell: int | None = None) -> str:
+    """A text picture (a letter per cell, ``.`` for none) as a grid of coloured squares. A
+    small picture (a pattern's window) gets larger cells, each with its letter, in a frame."""
     rows = picture.splitlines()
     width = max((len(r) for r in rows), default=0)
+    small = max(width, len(rows)) <= 4
+    cell = cell or (18 if small else 9)
     out = [f'<svg viewBox="0 0 {width * cell} {len(rows) * cell}" width="{width * cell}" '
            f'height="{len(rows) * cell}" role="img" aria-label="{esc(picture)}">']
+    if small:
+        out.append(f'<rect x="0.5" y="0.5" width="{width * cell - 1}" height="{len(rows) * cell - 1}" '
+                   f'fill="#F4EFE3" stroke="#B8A98A" stroke-width="1" stroke-dasharray="2 2"/>')
     for y, row in enumerate(rows):
         for x, ch in enumerate(row):
             if ch in ". ":
@@ -130,8 +136,19 @@ def picture_svg(picture: str, colours: Mapping[str, str], cell: int = 9) -> str:
             fill = colours.get(ch, "#888888")
             out.append(f'<rect x="{x * cell}" y="{y * cell}" width="{cell}" height="{cell}" fill="{fill}" '
                        f'stroke="#333" stroke-width="0.6"/>')
+            if small:
+                ink = "#000" if _light(fill) else "#fff"
+                out.append(f'<text x="{x * cell + cell / 2}" y="{y * cell + cell * 0.7}" font-size="{cell * 0.55:g}" '
+                           f'text-anchor="middle" font-weight="bold" fill="{ink}">{esc(ch)}</text>')
     out.append("</svg>")
     return "".join(out)
+
+
+def _light(colour: str) -> bool:
+    """Whether black reads better than white on ``colour`` (``#RRGGBB``)."""
+    from print.common.colours import INK, text_on
+
+    return text_on(colour) == INK if colour.startswith("#") and len(colour) == 7 else True
 
 
 # -- figures -----------------------------------------------------------------------------------
