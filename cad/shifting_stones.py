@@ -25,10 +25,10 @@ from cad.common import kit, plates, threemf
 from cad.common.kit import Mapper
 from cad.common.profile import Physical
 from cad.common.solids import fuse, mesh, prism
+from generators.common.palette import INK, colour_name, text_on
 from generators.shifting_stones.deck import Deck
 from generators.shifting_stones.symbols import Symbol, symbols
 from generators.shifting_stones.tiles import TileSet
-from print.common.colours import INK, text_on
 
 CORNER = 0.18   #: the corner radius, a share of the stone's side
 MARK = 0.31     #: the symbol's half-width, a share of the stone's side
@@ -103,7 +103,6 @@ def stone_solid(tiles: TileSet, tile: int, ph: Physical) -> cq.Shape:
 
 def filaments(tiles: TileSet) -> kit.Filaments:
     """The AMS filaments (each face's colour, then the two inks) and the NO-AMS pair."""
-    from generators.common.palette import colour_name
 
     keys = [(f"face-{i}", f"{face}: {colour_name(tiles.colour(i))}", tiles.colour(i))
             for i, face in enumerate(tiles.faces)]

@@ -36,3 +36,34 @@ def assign(names: Sequence[str]) -> dict[str, str]:
 def colour_name(colour: str) -> str:
     """The palette's name for ``colour``, else the colour itself."""
     return NAMES[PALETTE.index(colour)] if colour in PALETTE else colour
+
+
+# -- ink on colour (paper and plastic alike) ---------------------------------------------------
+
+INK = "#1A1A1A"
+PAPER = "#FFFFFF"
+
+
+def rgb(colour: str) -> tuple[float, float, float]:
+    """``#RRGGBB`` as three channels in 0-1."""
+    value = colour.lstrip("#")
+    return tuple(int(value[i:i + 2], 16) / 255 for i in (0, 2, 4))  # type: ignore[return-value]
+
+
+def luminance(colour: str) -> float:
+    """Relative luminance (WCAG 2), 0 black to 1 white."""
+    def channel(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(c) for c in rgb(colour))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG contrast ratio, 1 to 21."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def text_on(colour: str) -> str:
+    """Ink or paper, whichever reads better on ``colour``."""
+    return INK if contrast(colour, INK) >= contrast(colour, PAPER) else PAPER

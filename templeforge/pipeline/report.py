@@ -146,7 +146,7 @@ def picture_svg(picture: str, colours: Mapping[str, str], cell: int | None = Non
 
 def _light(colour: str) -> bool:
     """Whether black reads better than white on ``colour`` (``#RRGGBB``)."""
-    from print.common.colours import INK, text_on
+    from generators.common.palette import INK, text_on
 
     return text_on(colour) == INK if colour.startswith("#") and len(colour) == 7 else True
 

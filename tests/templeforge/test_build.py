@@ -226,6 +226,43 @@ def test_the_command_line_seed_wins_over_the_profile(tmp_path: Path) -> None:
     assert game_settings(GAMES["puzzle-temple"], sections, "small.toml", tmp_path).generate.values["seed"] == 4
 
 
+def test_a_games_own_sub_table_wins_and_shared_keys_go_to_the_games_that_have_them(tmp_path: Path) -> None:
+    path = tmp_path / "both.toml"
+    path.write_text('[generate]\ncards = 6\nblocks = "tetrominoes"\n[generate.shifting-stones]\nmix = "1:2,2:2,5:1"\n'
+                    'cards = 5\n[pdf.puzzle-temple]\nplayers = 2\n[cad.shifting-stones]\nstone_size = 40\n')
+    sections = read_profile(path)
+    temple = game_settings(GAMES["puzzle-temple"], sections, str(path), tmp_path)
+    stones = game_settings(GAMES["shifting-stones"], sections, str(path), tmp_path)
+    assert temple.generate.values["cards"] == 6 and temple.generate.values["blocks"].name == "tetrominoes"
+    assert stones.generate.values["cards"] == 5 and "blocks" not in stones.generate.values
+    assert (temple.pdf.values["players"], stones.pdf.values["players"]) == (2, 4)
+    assert stones.cad.values["physical"].stone_size == 40 and temple.cad.values["physical"].stone_size == 30
+    path.write_text("[generate]\ncards = 6\n[generate.chess]\ncards = 2\n")
+    with pytest.raises(RequestError, match=r"\[generate.chess\]: not a game"):
+        game_settings(GAMES["shifting-stones"], read_profile(path), str(path), tmp_path)
+    path.write_text("[generate.shifting-stones]\nblocks = 'ubongo12'\n")
+    with pytest.raises(RequestError, match=r"\[generate.shifting-stones\]: unknown key 'blocks'"):
+        game_settings(GAMES["shifting-stones"], read_profile(path), str(path), tmp_path)
+
+
+def test_a_shifting_stones_build_makes_its_kit_and_report(tmp_path: Path) -> None:
+    path = tmp_path / "stones.toml"
+    path.write_text("[generate]\ncards = 8\nseed = 2\n[pdf]\nplayers = 1\n[cad]\nprofile = 'no-ams'\n")
+    result = run("build", "--game", "shifting-stones", "--profile", str(path), "--out", str(tmp_path / "out"),
+                 "--jobs", "1")
+    assert result.exit_code == 0, result.output + result.stderr
+    folder = tmp_path / "out" / "shifting-stones"
+    have = files(folder)
+    for name in ("deck.json", "cards.pdf", "stones.pdf", "report.html", "manifest.json", "models/bom.csv",
+                 "models/no-ams/plate-01.3mf", "models/stl/stone-1-sun-moon.stl", "previews/contact-sheet.png"):
+        assert name in have, name
+    report = have["report.html"].decode()
+    assert "every one of the 8 patterns is feasible and distinct" in report
+    assert "Spearman correlation of points and difficulty" in report and "stones.pdf" in report
+    again = run("build", "--game", "shifting-stones", "--profile", str(path), "--out", str(tmp_path / "out"))
+    assert again.exit_code == 0 and "nothing to redo" in again.output
+
+
 def test_a_folder_that_no_build_made_is_not_replaced(tmp_path: Path) -> None:
     mine = tmp_path / "out" / "puzzle-temple"
     mine.mkdir(parents=True)
@@ -289,3 +326,5 @@ def test_the_default_build_makes_the_whole_default_kit(tmp_path: Path) -> None:
     assert {"cards.pdf", "answers.pdf", "blocks.pdf", "report.html", "models/bom.csv"} <= names
     assert sum(n.startswith("models/ams/plate-") for n in names) >= 10
     assert "every face of the 36 cards (216 faces)" in (folder / "report.html").read_text()
+    stones = json.loads((tmp_path / "shifting-stones" / "deck.json").read_text())
+    assert len(stones["cards"]) == 72 and stones["parameters"]["mix"] == "1:28,2:26,3:13,5:5"
