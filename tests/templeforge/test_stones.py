@@ -116,3 +116,17 @@ def test_pdf_and_cad_for_a_stones_deck(small_stones_deck: Deck, tmp_path: Path) 
     result = run("cad", str(deck), "--profile", "no-ams", "--out", str(tmp_path / "models"))
     assert result.exit_code == 0, result.output
     assert (tmp_path / "models" / "no-ams" / "plate-01.3mf").is_file()
+
+
+def test_the_examples_read_and_verify(tmp_path: Path) -> None:
+    from generators.shifting_stones.tiles import read_tiles
+
+    root = Path(__file__).parents[2] / "examples" / "shifting-stones"
+    seasons = read_tiles(root / "seasons.toml")
+    assert seasons.title == "Seasons" and sum(seasons.counts) == 9 and len(seasons.faces) == 8
+    result = run("verify", str(root / "patterns.json"))
+    assert result.exit_code == 0 and "would earn" in result.output
+    result = run("generate", "shifting-stones", "--tiles", str(root / "seasons.toml"), "--cards", "8",
+                 "--out", str(tmp_path / "d.json"))
+    assert result.exit_code == 0 and "Spring" in result.output
+    assert read_deck(tmp_path / "d.json").tiles == seasons
