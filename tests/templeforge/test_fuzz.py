@@ -323,8 +323,89 @@ def build_args(draw: st.DrawFn, workdir: Path) -> list[str]:
     return args + ["--profile", write(workdir, "p.toml", text.encode("utf-8", "surrogatepass"))]
 
 
+STONES = EXAMPLES / "shifting-stones"
+STONES_JSON = [(STONES / "patterns.json").read_text()]
+STONES_TOML = [(STONES / "seasons.toml").read_text()]
+STONES_KEYS = ["format", "game", "seed", "parameters", "versions", "tiles", "cards", "id", "window", "points",
+               "difficulty", "shown", "max", "title", "faces", "count", "colours", "mix", "stones"]
+FACES = st.one_of(st.sampled_from(["Sun", "Moon", "Fish", "any", ".", "S", "sun", "Cat", "", "-", "é"]),
+                  st.text(max_size=6))
+
+
+@st.composite
+def stones_deck_texts(draw: st.DrawFn) -> bytes:
+    kind = draw(st.sampled_from(["mutated"] * 3 + ["deck-tree"] * 4 + ["windows", "tree", "binary"]))
+    if kind == "mutated":
+        return draw(mutated(STONES_JSON)).encode("utf-8", "surrogatepass")
+    if kind == "tree":
+        return json.dumps(draw(json_trees(STONES_KEYS))).encode()
+    if kind == "binary":
+        return draw(st.binary(max_size=200))
+    data = json.loads(STONES_JSON[0])
+    card = data["cards"][draw(st.integers(0, len(data["cards"]) - 1))]
+    if kind == "windows":
+        card["window"] = draw(st.lists(st.lists(FACES, min_size=0, max_size=4), max_size=4))
+        return json.dumps(data).encode("utf-8", "surrogatepass")
+    target = draw(st.sampled_from(["id", "window", "points", "difficulty", "shown", "max", "tiles", "top"]))
+    value = draw(json_trees(STONES_KEYS))
+    if target == "tiles":
+        data["tiles"] = value
+    elif target == "top":
+        data[draw(st.sampled_from(["seed", "parameters", "versions", "format", "game"]))] = value
+    else:
+        card[target] = value
+    return json.dumps(data).encode("utf-8", "surrogatepass")
+
+
+def stones_deck_args(draw: st.DrawFn, workdir: Path) -> list[str]:
+    path = where(draw, workdir, draw(stones_deck_texts()), "deck.json")
+    return draw(st.sampled_from([
+        ["verify", path], ["verify", path, "--tiers-from", path], ["show", path],
+        ["show", path, "--card", draw(st.sampled_from(["1", "line", "0", ""]))],
+        ["pdf", path, "--no-previews", "--out", "out"], ["pdf", path, "--pitch", "12", "--out", "out"]]))
+
+
+STONES_OPTIONS = {
+    "--cards": ["0", "-1", "x", "501"],
+    "--mix": ["1:2,2:x", "1-5", "", "1:2,1:3", "0:1", "1:0", "1:99999"],
+    "--stones": ["0", "10", "5-3", "x"],
+    "--attempts": ["0", "x"],
+    "--seed": ["-1", "x"],
+}
+
+
+def stones_generate_args(draw: st.DrawFn, workdir: Path) -> list[str]:
+    args = ["generate", "shifting-stones"]
+    if draw(st.sampled_from([True, False, False])):
+        text = draw(st.one_of(st.sampled_from(STONES_TOML).map(str.encode),
+                              mutated(STONES_TOML).map(lambda t: t.encode("utf-8", "surrogatepass")),
+                              toml_texts(["title", "tiles", "faces", "count", "colours"])))
+        args += ["--tiles", where(draw, workdir, text, "tiles.toml")]
+    bad = draw(st.lists(st.sampled_from(sorted(STONES_OPTIONS)), max_size=2, unique=True)
+               if draw(st.booleans()) else st.just([]))
+    for option in bad:
+        args += [option, draw(st.sampled_from(STONES_OPTIONS[option]))]
+    for option, value in (("--cards", "3"), ("--attempts", "6"), ("--workers", "1")):
+        if option not in bad and not (option == "--cards" and "--mix" in bad):
+            args += [option, value]
+    (workdir / "file").write_text("x")
+    return args + ["--out", draw(st.sampled_from(["deck.json", "out/", ".", "file/deck.json", ""]))]
+
+
+def stones_solve_args(draw: st.DrawFn, workdir: Path) -> list[str]:
+    grids = ["S F B / H O E / T E H", "random", "Sun Fish Bird / Horse Boat Seed / Tree Seed Tree", "", "S F B"]
+    rows = st.lists(st.lists(FACES, max_size=4).map(" ".join), max_size=4).map(" / ".join)
+    args = ["stones", "solve", "--grid", draw(st.one_of(st.sampled_from(grids), rows)),
+            "--pattern", draw(st.one_of(st.sampled_from(["Moon any / Fish Fish", "Sun Moon", "S", ""]), rows))]
+    if draw(st.sampled_from([True, False, False])):
+        args += ["--tiles", where(draw, workdir, draw(mutated(STONES_TOML)).encode("utf-8", "surrogatepass"),
+                                  "tiles.toml")]
+    return args
+
+
 COMMANDS = {"solve": solve_args, "verify-show": deck_args, "generate": generate_args, "shapes": shapes_args,
-            "pdf": pdf_args, "cad": cad_args, "build": build_args}
+            "pdf": pdf_args, "cad": cad_args, "build": build_args, "stones-decks": stones_deck_args,
+            "stones-generate": stones_generate_args, "stones-solve": stones_solve_args}
 
 
 @pytest.mark.parametrize("examples", SIZES)
