@@ -36,32 +36,15 @@ from ortools.sat.python import cp_model
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from generators.common.grading import spearman as _spearman  # noqa: E402
 from generators.puzzle_temple.generate import Spec, generate  # noqa: E402
 from solver.pieces import preset  # noqa: E402
 from solver.puzzle import Puzzle  # noqa: E402
 
 
-def ranks(values: Sequence[float]) -> list[float]:
-    """Ranks from 0, ties sharing their mean rank."""
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    out = [0.0] * len(values)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            out[order[k]] = (i + j) / 2
-        i = j + 1
-    return out
-
-
 def spearman(a: Sequence[float], b: Sequence[float]) -> float:
-    ra, rb = ranks(a), ranks(b)
-    ma, mb = statistics.fmean(ra), statistics.fmean(rb)
-    num = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
-    den = (sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb)) ** 0.5
-    return num / den if den else 0.0
+    rho = _spearman(a, b)
+    return float("nan") if rho is None else rho
 
 
 def block_first(puzzle: Puzzle, rng: random.Random) -> int:

@@ -30,10 +30,10 @@ from generators.common.errors import RequestError
 from generators.common.grading import Tier
 from generators.puzzle_temple import verify as pt_verify
 from generators.puzzle_temple.deck import Card, Deck, Face
-from print.common import colours
-from print.common.layout import FOOTER, Box, Imposition, Segment, Settings, Slot, calibration, impose
+from print.common import colours, sheets
+from print.common.layout import FOOTER, Box, Imposition, Segment, Settings, Slot, impose
 from print.common.pdf import Document, Meta, Pen, text_width
-from print.common.sheets import draw_calibration, draw_imposition, margin_note, wrap
+from print.common.sheets import calibration_pdf, draw_imposition, margin_note, wrap
 from print.common.sizes import CardSize, Paper, presets
 from solver import tiling
 from solver.shapes import Shape, lying, quarter_turn
@@ -656,10 +656,9 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
         draw_blocks(blocks, packing, grid, request.paper, request.margin, request.pitch, key, palette, title,
                     request.players)
         files["blocks.pdf"] = blocks.data()
-    if request.duplex in ("long", "short"):
-        cal = Document(Meta(f"{title}: duplex calibration", "read your printer's back offset", TITLE), request.duplex)
-        draw_calibration(cal, calibration(settings, imposition.width, imposition.height), title)
-        files["calibration.pdf"] = cal.data()
+    cal = calibration_pdf(settings, imposition, title, TITLE)
+    if cal is not None:
+        files["calibration.pdf"] = cal
     solved_here = sum(1 for f in found for a in f if a.note and a.solution is not None)
     unsolvable = sum(1 for f in found for a in f if a.solution is None)
     return Printed(files, size, imposition, lays, packing, key_doc.pages, solved_here, unsolvable,
@@ -667,8 +666,7 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
 
 
 def deck_title(deck: Deck, path: str | Path) -> str:
-    made = f"seed {deck.seed}" if deck.seed is not None else "hand-written"
-    return f"{TITLE} - {Path(path).name} ({made})"
+    return sheets.deck_title(TITLE, deck.seed, path)
 
 
 def request(values: Mapping[str, object]) -> Request:
@@ -680,11 +678,7 @@ def request(values: Mapping[str, object]) -> Request:
 
 def summary(printed: Printed) -> list[str]:
     """What the command tells the designer."""
-    imp = printed.imposition
-    s = imp.settings
-    paper = f"{s.paper.name}{' landscape' if imp.landscape else ''}"
-    lines = [f"cards.pdf: {len(imp.pages)} pages, {printed.size} cards, {imp.per_page} a page on {paper} "
-             f"({imp.columns} x {imp.rows}), backs: {s.duplex}, bleed {s.bleed:g} mm"]
+    lines = [sheets.cards_line(printed.imposition, printed.size)]
     extra = []
     if printed.solved_here:
         extra.append(f"{printed.solved_here} solved here")
@@ -696,5 +690,5 @@ def summary(printed: Printed) -> list[str]:
         lines.append(f"blocks.pdf: {len(p.pages)} pages of {p.rows} x {p.columns} cells "
                      f"(at least {p.lower_bound} needed)")
     if "calibration.pdf" in printed.files:
-        lines.append("calibration.pdf: print it duplex once and read --back-offset off it")
+        lines.append(sheets.CALIBRATION_LINE)
     return lines

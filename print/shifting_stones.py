@@ -23,10 +23,10 @@ from generators.shifting_stones.deck import Card, Deck
 from generators.shifting_stones.pattern import SIDE
 from generators.shifting_stones.symbols import Symbol, symbols
 from generators.shifting_stones.tiles import TileSet
-from print.common import colours
-from print.common.layout import Box, Imposition, Settings, Slot, calibration, impose
+from print.common import colours, sheets
+from print.common.layout import Box, Imposition, Settings, Slot, impose
 from print.common.pdf import Document, Meta, Pen, text_width
-from print.common.sheets import draw_calibration, draw_imposition, wrap
+from print.common.sheets import calibration_pdf, draw_imposition, wrap
 from print.common.sizes import CARDS, CardSize, Paper
 
 TITLE = "Shifting Stones"
@@ -295,16 +295,14 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
                     front=lambda pen, slot: draw_tile(pen, slot, 2 * pieces[slot.card], tiles, marks, letters),
                     back=lambda pen, slot: draw_tile(pen, slot, 2 * pieces[slot.card] + 1, tiles, marks, letters))
     files["stones.pdf"] = doc.data()
-    if request.duplex in ("long", "short"):
-        cal = Document(Meta(f"{title}: duplex calibration", "read your printer's back offset", TITLE), request.duplex)
-        draw_calibration(cal, calibration(settings, imposition.width, imposition.height), title)
-        files["calibration.pdf"] = cal.data()
+    cal = calibration_pdf(settings, imposition, title, TITLE)
+    if cal is not None:
+        files["calibration.pdf"] = cal
     return Printed(files, size, imposition, stones, labels, references)
 
 
 def deck_title(deck: Deck, path: str | Path) -> str:
-    made = f"seed {deck.seed}" if deck.seed is not None else "hand-written"
-    return f"{TITLE} - {Path(path).name} ({made})"
+    return sheets.deck_title(TITLE, deck.seed, path)
 
 
 def request(values: Mapping[str, object]) -> Request:
@@ -313,17 +311,12 @@ def request(values: Mapping[str, object]) -> Request:
 
 
 def summary(printed: Printed) -> list[str]:
-    imp = printed.imposition
-    s = imp.settings
-    paper = f"{s.paper.name}{' landscape' if imp.landscape else ''}"
     refs = printed.references
-    lines = [f"cards.pdf: {len(imp.pages)} pages, {printed.size} cards ({refs} reference card"
-             f"{'s' * (refs != 1)} last), {imp.per_page} a page on {paper} ({imp.columns} x {imp.rows}), "
-             f"backs: {s.duplex}, bleed {s.bleed:g} mm"]
+    lines = [sheets.cards_line(printed.imposition, printed.size, f" ({refs} reference card{'s' * (refs != 1)} last)")]
     st = printed.stones
     how = "fold each along the gutter" if st.settings.duplex == "gutter" else f"duplex {st.settings.duplex}-edge"
     lines.append(f"stones.pdf: {len(st.pages)} page(s), {len(st.pages[0].fronts) if st.pages else 0} stones a "
                  f"page, double-sided ({how})")
     if "calibration.pdf" in printed.files:
-        lines.append("calibration.pdf: print it duplex once and read --back-offset off it")
+        lines.append(sheets.CALIBRATION_LINE)
     return lines

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generators.common import parse
-from generators.common.errors import RequestError
+from generators.common.errors import RequestError, check
 from generators.common.options import SEED, WORKERS, Option, output, recorded, whole
 from generators.shifting_stones.tiles import PLACES, PUBLISHED, TileSet, parse_tile_set
 
@@ -159,9 +159,8 @@ class Spec:
         return out
 
     def checked(self) -> Spec:
-        problems = self.problems()
-        if problems:
-            raise RequestError(problems)
+        """The spec itself, or ``RequestError`` listing every problem."""
+        check(self.problems())
         return self
 
     def parameters(self) -> dict[str, Any]:

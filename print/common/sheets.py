@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from print.common import colours
-from print.common.layout import RULER, Box, Calibration, Imposition, Segment, Slot
+from print.common.layout import RULER, Box, Calibration, Imposition, Segment, Settings, Slot
 from print.common.pdf import SMALL, Document, Pen, text_width
 
 Draw = Callable[[Pen, Slot], None]
@@ -163,3 +163,37 @@ def _scale(pen: Pen, x: float, y: float, offset: tuple[float, float]) -> None:
         pen.text(upright + 0.8, y + d - 0.5, f"{offset[1] + d:g}", 4.2)
     pen.text(x - SCALE - 1, level - 0.6, "X", 6, bold=True, anchor="end")
     pen.text(upright, y + SCALE + 1.2, "Y", 6, bold=True, anchor="middle")
+
+
+# -- what every game's print job shares ---------------------------------------------------------
+
+
+def deck_title(game: str, seed: int | None, path: object) -> str:
+    """The name a deck's sheets carry: ``Puzzle Temple - deck.json (seed 0)``."""
+    from pathlib import Path
+
+    made = f"seed {seed}" if seed is not None else "hand-written"
+    return f"{game} - {Path(str(path)).name} ({made})"
+
+
+def calibration_pdf(settings: Settings, imposition: Imposition, title: str, game: str) -> bytes | None:
+    """``calibration.pdf`` for duplex printing on a long or short edge (None otherwise)."""
+    from print.common.layout import calibration
+    from print.common.pdf import Meta
+
+    if settings.duplex not in ("long", "short"):
+        return None
+    doc = Document(Meta(f"{title}: duplex calibration", "read your printer's back offset", game), settings.duplex)
+    draw_calibration(doc, calibration(settings, imposition.width, imposition.height), title)
+    return doc.data()
+
+
+def cards_line(imposition: Imposition, size: object, what: str = "") -> str:
+    """The summary's line for ``cards.pdf``: pages, card size, cards a page, backs, bleed."""
+    s = imposition.settings
+    paper = f"{s.paper.name}{' landscape' if imposition.landscape else ''}"
+    return (f"cards.pdf: {len(imposition.pages)} pages, {size} cards{what}, {imposition.per_page} a page on {paper} "
+            f"({imposition.columns} x {imposition.rows}), backs: {s.duplex}, bleed {s.bleed:g} mm")
+
+
+CALIBRATION_LINE = "calibration.pdf: print it duplex once and read --back-offset off it"
