@@ -272,10 +272,13 @@ def _largest(deck: Deck, pitch: float, safe: float) -> tuple[Card, tuple[float, 
 def check_size(deck: Deck, size: CardSize, pitch: float, safe: float) -> None:
     """Raises RequestError naming the first card ``size`` cannot hold and what it needs."""
     for card in deck.cards:
-        if not any(_fits(o, size, safe) for o in _options(deck, card, pitch)):
+        options = _options(deck, card, pitch)
+        if not any(_fits(o, size, safe) for o in options):
             w, h = needs(deck, card, pitch, safe)
+            holding = next((p for p in presets() if any(_fits(o, p, safe) for o in options)), None)
+            hint = f"the smallest preset that holds it is {holding}" if holding else "no preset holds it"
             raise RequestError(f"size: card {card.id} needs at least {w:.1f} x {h:.1f} mm at a {pitch:g} mm "
-                               f"pitch; {size} cannot hold it (try --size auto or a smaller --pitch)")
+                               f"pitch; {size} cannot hold it ({hint}; try --size auto or a smaller --pitch)")
 
 
 def row_scale(deck: Deck, size: CardSize, pitch: float, safe: float) -> Measures:

@@ -89,6 +89,13 @@ def test_a_size_too_small_names_the_card_and_what_it_needs(print_deck: Deck) -> 
     assert message.startswith("size: card ") and "needs at least" in message and "mini-euro (44 x 68 mm)" in message
     w, h = (float(v) for v in message.split("needs at least ")[1].split(" mm")[0].split(" x "))
     assert CardSize("x", w, h).holds(w, h) and (w > 44 or h > 68)
+    # the preset it names holds that card (and every smaller one would not)
+    named = message.split("the smallest preset that holds it is ")[1].split(" (")[0]
+    holding = parse_card_size(named)
+    card = next(c for c in print_deck.cards if f"card {c.id} " in message)
+    single = Deck((card,), print_deck.blocks)
+    pt.check_size(single, holding, 15.0, 3.0)
+    assert holding.width * holding.height > 44 * 68
 
 
 def test_a_lock_larger_than_every_preset_asks_for_a_custom_size_or_finer_pitch() -> None:
