@@ -101,6 +101,11 @@ class Main(LazyGroup):
             fail("interrupted", EXIT["interrupted"])
         except click.exceptions.Exit as done:
             sys.exit(done.exit_code)
+        except click.exceptions.NoArgsIsHelpError as err:
+            # a group named alone (`templeforge`, `templeforge generate`): the help it asks for,
+            # whole and readable, rather than an error folded onto one line
+            click.echo(err.ctx.get_help())
+            sys.exit(EXIT["ok"])
         except click.ClickException as err:
             ctx = getattr(err, "ctx", None)
             hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""

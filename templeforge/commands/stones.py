@@ -13,6 +13,7 @@ def stones() -> None:
 
     Example:
 
+    \b
         templeforge stones solve --grid "Sun Fish Bird / Horse Boat Seed / Tree Seed Horse" --pattern "Moon Fish"
     """
 
@@ -47,6 +48,7 @@ def solve(grid: str, pattern: str, tiles: str, seed: int) -> None:
 
     Example:
 
+    \b
         templeforge stones solve --grid "S F B / H O E / T E H" --pattern "Moon any / Fish Fish"
     """
     import random

@@ -31,6 +31,14 @@ def test_every_command_has_help(path: tuple[str, ...]) -> None:
     assert isinstance(cmd, click.Command) and cmd.help and "Example" in cmd.help
 
 
+@pytest.mark.parametrize("path", [(), ("generate",), ("stones",)])
+def test_a_group_named_alone_prints_its_help(path: tuple[str, ...]) -> None:
+    result = CliRunner().invoke(main, list(path), prog_name="templeforge")
+    assert result.exit_code == 0 and result.stderr == ""
+    assert result.stdout.startswith(f"Usage: {' '.join(('templeforge', *path))} ")
+    assert "Commands:" in result.stdout and len(result.stdout.splitlines()) > 5
+
+
 def test_shapes_lists_presets() -> None:
     result = CliRunner().invoke(main, ["shapes"])
     assert result.exit_code == 0
