@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from cad.common import plates, threemf
 from cad.common.meshes import Mesh, merge
 
@@ -208,15 +210,20 @@ def active(changes: Sequence[threemf.ColourChange], z: float) -> int:
     return filament
 
 
-def preview_colour(piece: Piece, solid: Solid, ams: bool, filaments: Filaments) -> str:
-    """How a solid looks printed. AMS: its own filament. NO-AMS: a grouped piece (jewels of a
-    colour) its own filament; otherwise the filament printing at the solid's top, where an
-    inlay stands for the deboss floor it fills (the layer below the floor shows there)."""
+def preview_parts(piece: Piece, solid: Solid, ams: bool, filaments: Filaments) -> list[tuple[Mesh, str]]:
+    """How a solid looks printed, as (mesh, colour) parts. AMS, or a grouped piece (jewels of a
+    colour): the solid in its own filament. NO-AMS: inlays are not printed, and every other
+    face shows the filament printing at its height, so a deboss or a pocket floor below a
+    colour change shows the colour beneath it, as the print will."""
     if ams or piece.group:
-        return filaments.colour(solid.key)
-    lo, hi = solid.mesh.bounds
-    z = float(lo[2]) if solid.inlay else float(hi[2])
-    return filaments.single[active(piece.colour_changes, z) - 1].colour
+        return [(solid.mesh, filaments.colour(solid.key))]
+    if solid.inlay:
+        return []
+    mesh = solid.mesh
+    heights = mesh.vertices[mesh.triangles][:, :, 2].mean(axis=1)
+    which = np.array([active(piece.colour_changes, float(z)) for z in heights], dtype=np.int64)
+    return [(Mesh(mesh.vertices, mesh.triangles[which == f]), filaments.single[f - 1].colour)
+            for f in sorted(set(which.tolist()))]
 
 
 def top_view(scene: list[tuple[Mesh, str]]) -> bytes:
@@ -261,8 +268,8 @@ def make(made: Sequence[Piece], filaments: Filaments, bed: tuple[float, float], 
             for key, _, place in sheet.placed:
                 piece = by_key[key]
                 x, y, _, _ = piece.footprint()
-                shown += [(_placed_mesh(s.mesh, (x, y), place), preview_colour(piece, s, multi, filaments))
-                          for s in piece.solids]
+                shown += [(_placed_mesh(mesh, (x, y), place), colour)
+                          for s in piece.solids for mesh, colour in preview_parts(piece, s, multi, filaments)]
             scenes.append(shown)
         for sheet, image in zip(sheets, mapper(top_view, scenes)):
             progress(f"preview of {profile} plate {sheet.number}")

@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 import zipfile
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -191,14 +192,32 @@ def test_no_ams_prints_the_marks_cut_and_ams_fills_them() -> None:
     assert [r.parts for r in rows] == [1]
 
 
-def test_the_preview_shows_the_filament_printing_at_each_top() -> None:
+def test_the_preview_shows_the_filament_printing_at_each_height() -> None:
+    """NO-AMS: the top in the filament above the last change, a pocket floor below it in the
+    filament beneath, and no inlay (NO-AMS does not print them); AMS: each solid its own."""
     from cad.common.meshes import box
 
-    body = kit.Solid("stone", box(30, 30, 5), "body")
+    pocket = box(30, 30, 5)
+    floor = box(10, 10, 0.01).translated(10, 10, 3.0)   # a face at 3.0 mm, below the change at 4.4
+    body = kit.Solid("stone", Mesh(np.concatenate([pocket.vertices, floor.vertices]),
+                                   np.concatenate([pocket.triangles, floor.triangles + len(pocket.vertices)])), "body")
     top = kit.Solid("mark", box(10, 10, 0.6).translated(5, 5, 4.4), "mark", inlay=True)
     changes = (threemf.ColourChange(0.6, 2), threemf.ColourChange(4.4, 1))
     piece = kit.Piece("stone", "stone", (body, top), changes=changes)
-    fils = kit.Filaments((threemf.Filament("a", "#111111"),), {"body": 1, "mark": 1}, {"body": "a", "mark": "a"})
+    fils = kit.Filaments((threemf.Filament("a", "#111111"), threemf.Filament("b", "#EEEEEE")),
+                         {"body": 1, "mark": 2}, {"body": "a", "mark": "b"})
     first, second = kit.NO_AMS_FILAMENTS
-    assert kit.preview_colour(piece, body, False, fils) == first.colour   # the top layers: filament 1 again
-    assert kit.preview_colour(piece, top, False, fils) == second.colour   # the deboss floor: filament 2
+    parts = kit.preview_parts(piece, body, False, fils)
+    colours = {colour: mesh for mesh, colour in parts}
+    assert set(colours) == {first.colour, second.colour}
+
+    def flat_at(mesh: Mesh) -> set[float]:
+        z = mesh.vertices[mesh.triangles][:, :, 2]
+        return {round(float(row[0]), 2) for row in z if row.max() - row.min() < 1e-9}
+
+    assert 5.0 in flat_at(colours[first.colour])                            # the top: filament 1 again
+    assert {3.0, 3.01} <= flat_at(colours[second.colour])                   # the floor at 3 mm: filament 2
+    assert 5.0 not in flat_at(colours[second.colour]) and 3.01 not in flat_at(colours[first.colour])
+    assert sum(len(m.triangles) for m, _ in parts) == len(body.mesh.triangles)
+    assert kit.preview_parts(piece, top, False, fils) == []
+    assert [c for _, c in kit.preview_parts(piece, top, True, fils)] == ["#EEEEEE"]
