@@ -9,8 +9,8 @@
    same grids are one pattern; the first is kept.
 2. Choice. The measured pool is sorted by difficulty and cut into as many runs of equal
    length as the deck has cards; one card is taken from each run, so the deck spans the
-   pool's difficulties evenly. Within its run a card is chosen to even out face use and
-   window shapes across the deck.
+   pool's difficulties evenly. Which card each run gives is a local search that evens out
+   face use and window shapes across the whole deck (``balance``).
 3. Points. The cards, sorted by difficulty, get the mix's points in rising order: no card is
    harder than a card worth more.
 """
@@ -40,6 +40,9 @@ BATCH = 24
 
 #: Decimal places the difficulty is stored with.
 PLACES = 3
+
+#: Passes over the runs that ``choose`` makes at most (it stops when a pass changes nothing).
+ROUNDS = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,25 +114,40 @@ def make_candidate(spec: Spec, index: int) -> Candidate | None:
     return Candidate(index, pattern, key, found)
 
 
+def balance(chosen: Sequence[Candidate], faces: int) -> float:
+    """How unevenly ``chosen`` uses faces and window shapes (0: perfectly even): the
+    chi-square distance of face use from equal use, plus one for every pair of cards that
+    share a window shape."""
+    use = Counter(f for c in chosen for f in c.pattern.fixed)
+    mean = sum(use.values()) / faces
+    spread = sum((use[f] - mean) ** 2 for f in range(faces)) / mean if mean else 0.0
+    shared = sum(n * (n - 1) // 2 for n in Counter(c.pattern.shape for c in chosen).values())
+    return spread + shared
+
+
 def choose(spec: Spec, pool: Sequence[Candidate]) -> list[Candidate]:
-    """One card from each of ``spec.cards`` equal runs of the pool sorted by difficulty,
-    each evening out face use and window shapes (see the module docstring)."""
+    """One card from each of ``spec.cards`` equal runs of the pool sorted by difficulty, the
+    runs' choices together evening out face use and window shapes (``balance``): each run
+    starts at its easiest card, then, run by run, a card that lowers the deck's imbalance
+    takes its run's place, until no single change helps."""
     ranked = sorted(pool, key=lambda c: (c.measure.difficulty, c.index))
     n = spec.cards
     runs = [ranked[len(ranked) * j // n: len(ranked) * (j + 1) // n] for j in range(n)]
-    faces: Counter[int] = Counter()
-    shapes_used: Counter[str] = Counter()
-    chosen: list[Candidate] = []
-    order = sorted(range(n), key=lambda j: (len(runs[j]), j))  # the tightest runs choose first
-    for j in order:
-        def cost(c: Candidate) -> tuple[float, int]:
-            fixed = c.pattern.fixed
-            face_cost = sum(faces[f] for f in fixed) / len(fixed) + 2 * max(Counter(fixed).values())
-            return face_cost + 3 * shapes_used[c.pattern.shape], c.index
-        best = min(runs[j], key=cost)
-        chosen.append(best)
-        faces.update(best.pattern.fixed)
-        shapes_used[best.pattern.shape] += 1
+    faces = len(spec.tiles.faces)
+    chosen = [run[0] for run in runs]
+    score = balance(chosen, faces)
+    for _ in range(ROUNDS):
+        better = False
+        for j, run in enumerate(runs):
+            for c in run:
+                if c is chosen[j]:
+                    continue
+                trial = [*chosen[:j], c, *chosen[j + 1:]]
+                trial_score = balance(trial, faces)
+                if trial_score < score - 1e-9:
+                    chosen, score, better = trial, trial_score, True
+        if not better:
+            break
     return chosen
 
 
