@@ -461,7 +461,7 @@ def make_kit(deck: Deck, ph: Physical, bed: tuple[float, float], *, players: int
     made = pieces(deck, ph, players, progress, mapper)
     fils = filaments(deck)
     out = kit.make(made, fils, bed, gap=ph.part_gap, density=ph.density, ams=ams, no_ams=no_ams, title=title,
-                   slicer=slicer, progress=progress, mapper=mapper)
+                   slicer=slicer, layer=ph.layer_height, progress=progress, mapper=mapper)
     files = out.files
     by_key = {p.key: p for p in made}
     first = next((c for c in deck.cards if c.faces and c.faces[0].solution is not None), None)

@@ -151,7 +151,7 @@ def make_kit(deck: Deck, ph: Physical, bed: tuple[float, float], *, players: int
     made = pieces(deck, ph, progress, mapper)
     fils = filaments(deck.tiles)
     out = kit.make(made, fils, bed, gap=ph.part_gap, density=ph.density, ams=ams, no_ams=no_ams, title=title,
-                   slicer=slicer, progress=progress, mapper=mapper)
+                   slicer=slicer, layer=ph.layer_height, progress=progress, mapper=mapper)
     from cad.common import previews
     from cad.common.solids import png
 

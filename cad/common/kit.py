@@ -124,9 +124,11 @@ def _placed_mesh(mesh: Mesh, origin: tuple[float, float], place: plates.Placed) 
 
 def project(sheet: Sheet, pieces: Mapping[str, Piece], title: str, ams: bool,
             filaments: Sequence[threemf.Filament], filament_of: Mapping[str, int],
-            slicer: str = "bambu", single: Sequence[threemf.Filament] = NO_AMS_FILAMENTS) -> threemf.Project:
+            slicer: str = "bambu", single: Sequence[threemf.Filament] = NO_AMS_FILAMENTS,
+            layer: float = 0.2) -> threemf.Project:
     """The 3MF project of one plate, laid out for ``slicer`` (``bambu``: Bambu Studio and
-    OrcaSlicer; ``prusa``: PrusaSlicer); NO-AMS plates name their two filaments ``single``."""
+    OrcaSlicer; ``prusa``: PrusaSlicer); NO-AMS plates name their two filaments ``single``
+    and change colour before the first ``layer``-high layer above each change."""
     items = []
     changes: tuple[threemf.ColourChange, ...] = ()
     for key, copy, place in sheet.placed:
@@ -140,8 +142,8 @@ def project(sheet: Sheet, pieces: Mapping[str, Piece], title: str, ams: bool,
         name = piece.title if piece.copies == 1 else f"{piece.title} ({copy} of {piece.copies})"
         items.append(threemf.Item(name, parts))
     if ams:
-        return threemf.Project(title, tuple(items), tuple(filaments), slicer=slicer)
-    return threemf.Project(title, tuple(items), tuple(single), changes, slicer=slicer)
+        return threemf.Project(title, tuple(items), tuple(filaments), slicer=slicer, layer=layer)
+    return threemf.Project(title, tuple(items), tuple(single), changes, slicer=slicer, layer=layer)
 
 
 @dataclass(frozen=True)
@@ -235,8 +237,8 @@ def top_view(scene: list[tuple[Mesh, str]]) -> bytes:
 
 
 def make(made: Sequence[Piece], filaments: Filaments, bed: tuple[float, float], *, gap: float, density: float,
-         ams: bool, no_ams: bool, title: str, slicer: str, progress: Callable[[str], None] = lambda _: None,
-         mapper: Mapper = map) -> Kit:
+         ams: bool, no_ams: bool, title: str, slicer: str, layer: float = 0.2,
+         progress: Callable[[str], None] = lambda _: None, mapper: Mapper = map) -> Kit:
     """The files of a kit: an STL of every solid of every piece, the 3MF plates of each
     profile asked for (laid out for ``slicer``), a top-view preview of every plate and the
     bill of materials. ``mapper`` renders the previews (the files are the same either way)."""
@@ -259,7 +261,7 @@ def make(made: Sequence[Piece], filaments: Filaments, bed: tuple[float, float], 
         counts[profile] = len(sheets)
         for sheet in sheets:
             proj = project(sheet, by_key, f"{title}: plate {sheet.number}", multi, filaments.ams, filaments.number,
-                           slicer, filaments.single)
+                           slicer, filaments.single, layer)
             files[f"{profile}/plate-{sheet.number:02d}.3mf"] = threemf.write(proj)
         bom[profile] = bill(sheets, by_key, density, multi, filaments.names)
         scenes = []

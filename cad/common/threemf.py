@@ -11,7 +11,10 @@ colours and lib3mf rejects it. One file holds one plate:
 - colour changes at a height, for single-extruder printing:
   ``Metadata/custom_gcode_per_layer.xml`` (Bambu Studio, OrcaSlicer) and
   ``Metadata/Prusa_Slicer_custom_gcode_per_print_z.xml`` (PrusaSlicer), type 0 (a colour
-  change, M600) at ``top_z``.
+  change, M600). Both slicers change colour *before* the layer whose top the file names
+  (PrusaSlicer: the first layer at or above it; Bambu Studio and Orca: the nearest layer),
+  so a change meant for the layers above ``z`` names the first of them, ``z + layer``: the
+  layer that ends at ``z`` (a deboss floor) still prints in the colour below.
 
 Bambu Studio reads the colour-change file only from a model whose Application metadata
 starts with ``BambuStudio-``; ``bambu_application=True`` writes that.
@@ -88,6 +91,7 @@ class Project:
     colour_changes: tuple[ColourChange, ...] = field(default=())
     bambu_application: bool = True
     slicer: str = "bambu"
+    layer: float = 0.2  # the layer height the plate is meant to be sliced at (mm)
 
     def problems(self) -> list[str]:
         out = [] if self.slicer in SLICERS else [f"slicer: {self.slicer!r} is not one of {', '.join(SLICERS)}"]
@@ -96,6 +100,8 @@ class Project:
                 if not 1 <= part.filament <= len(self.filaments):
                     out.append(f"{item.name}/{part.name}: filament {part.filament} is not one of the "
                                f"{len(self.filaments)} filaments")
+        if not self.layer > 0:
+            out.append(f"layer: {self.layer:g} mm is not a layer height")
         for change in self.colour_changes:
             if not 1 <= change.filament <= len(self.filaments):
                 out.append(f"colour change at {change.z:g} mm: no filament {change.filament}")
@@ -227,11 +233,13 @@ def model_settings(layout: Sequence[tuple[int, Item, list[int]]]) -> str:
 
 
 def bambu_colour_changes(project: Project) -> str:
-    """``Metadata/custom_gcode_per_layer.xml``: a colour change (type 0) at each height."""
+    """``Metadata/custom_gcode_per_layer.xml``: a colour change (type 0) before the first layer
+    above each change's height."""
     out = ['<?xml version="1.0" encoding="utf-8"?>', "<custom_gcodes_per_layer>", "<plate>", '<plate_info id="1"/>']
     for c in sorted(project.colour_changes, key=lambda c: c.z):
         colour = project.filaments[c.filament - 1].colour.upper()
-        out.append(f'<layer top_z="{_num(c.z)}" type="0" extruder="1" color="{colour}" extra="" gcode="M600"/>')
+        top = _num(c.z + project.layer)
+        out.append(f'<layer top_z="{top}" type="0" extruder="1" color="{colour}" extra="" gcode="M600"/>')
     out += ['<mode value="SingleExtruder"/>', "</plate>", "</custom_gcodes_per_layer>"]
     return "\n".join(out) + "\n"
 
@@ -241,7 +249,8 @@ def prusa_colour_changes(project: Project) -> str:
     out = ['<?xml version="1.0" encoding="utf-8"?>', "<custom_gcodes_per_print_z>"]
     for c in sorted(project.colour_changes, key=lambda c: c.z):
         colour = project.filaments[c.filament - 1].colour.upper()
-        out.append(f'<code print_z="{_num(c.z)}" type="0" extruder="1" color="{colour}" extra="" gcode="M600"/>')
+        top = _num(c.z + project.layer)
+        out.append(f'<code print_z="{top}" type="0" extruder="1" color="{colour}" extra="" gcode="M600"/>')
     out += ['<mode value="SingleExtruder"/>', "</custom_gcodes_per_print_z>"]
     return "\n".join(out) + "\n"
 

@@ -83,8 +83,8 @@ def test_no_ams_swaps_filament_at_both_symbols_floors(made: kit.Kit) -> None:
     with zipfile.ZipFile(io.BytesIO(made.files["no-ams/plate-01.3mf"])) as z:
         changes = z.read("Metadata/custom_gcode_per_layer.xml").decode()
         model = z.read("3D/3dmodel.model").decode()
-    d, t = PH.deboss_depth, PH.stone_thickness
-    assert f'top_z="{d:g}"' in changes and f'top_z="{t - d:g}"' in changes
+    d, t, h = PH.deboss_depth, PH.stone_thickness, PH.layer_height
+    assert f'top_z="{d + h:g}"' in changes and f'top_z="{t - d + h:g}"' in changes
     assert 'name="ink' not in model, "NO-AMS leaves the inlays out: the symbols stay cut"
     with zipfile.ZipFile(io.BytesIO(made.files["ams/plate-01.3mf"])) as z:
         assert "ink-" in z.read("3D/3dmodel.model").decode()

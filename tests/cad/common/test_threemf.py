@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import xml.etree.ElementTree as ET
 import zipfile
+from dataclasses import replace
 
 import lib3mf
 import pytest
@@ -77,11 +78,14 @@ def test_a_colour_change_is_stored_for_bambu_orca_and_prusa() -> None:
     files = members(data)
     bambu = ET.fromstring(files["Metadata/custom_gcode_per_layer.xml"])
     layer = bambu.find("plate/layer")
-    assert (layer.get("top_z"), layer.get("type"), layer.get("color")) == ("3.4", "0", "#E69F00")
+    # both slicers change before the layer the file names: the first layer above 3.4 mm
+    assert (layer.get("top_z"), layer.get("type"), layer.get("color")) == ("3.6", "0", "#E69F00")
     assert bambu.find("plate/mode").get("value") == "SingleExtruder"
     prusa = ET.fromstring(files["Metadata/Prusa_Slicer_custom_gcode_per_print_z.xml"])
     code = prusa.find("code")
-    assert (code.get("print_z"), code.get("type"), code.get("gcode")) == ("3.4", "0", "M600")
+    assert (code.get("print_z"), code.get("type"), code.get("gcode")) == ("3.6", "0", "M600")
+    fine = members(threemf.write(replace(project((threemf.ColourChange(3.4, 2),)), layer=0.1)))
+    assert 'print_z="3.5"' in fine["Metadata/Prusa_Slicer_custom_gcode_per_print_z.xml"].decode()
 
 
 def test_the_same_project_gives_the_same_bytes_and_a_bad_filament_is_refused() -> None:
