@@ -1,0 +1,163 @@
+"""A real slicer (PrusaSlicer's command line) slices the kits' plates as the files mean them:
+every part with the extruder its file names, each NO-AMS colour change before the first
+layer above the deboss floor (so the floor keeps the colour below), and as much plastic as
+the bill of materials says. Skipped where ``prusa-slicer`` is not installed (``.ci/run``
+installs it)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from cad import puzzle_temple as ct
+from cad import shifting_stones as cs
+from cad.common import kit, slicing
+from cad.common.profile import PRINTERS, Physical
+from generators.puzzle_temple.deck import Deck
+from generators.shifting_stones.tiles import TileSet
+
+pytestmark = pytest.mark.skipif(slicing.find() is None, reason="prusa-slicer is not installed")
+
+PH = Physical()
+MK4 = PRINTERS["prusa-mk4"]
+BED = (MK4.width, MK4.depth)
+
+
+Chooser = Callable[[int, slicing.Planned], bool]
+
+
+def everything(number: int, plan: slicing.Planned) -> bool:
+    return True
+
+
+def slice_all(made: kit.Kit, folder: Path, profile: str,
+              which: Chooser = everything) -> dict[int, tuple[slicing.Planned, slicing.Sliced]]:
+    """Slice the ``profile`` plates that ``which`` picks, by number."""
+    out = {}
+    for name, data in sorted(made.files.items()):
+        if name.startswith(f"{profile}/") and name.endswith(".3mf"):
+            plan = slicing.planned(data)
+            number = int(name.split("plate-")[1].split(".")[0])
+            if not which(number, plan):
+                continue
+            path = folder / name.replace("/", "-")
+            path.write_bytes(data)
+            extruders = max(plan.extruders, default=1) if profile == "ams" else 1
+            out[number] = (plan, slicing.slice_plate(path, BED, extruders))
+    return out
+
+
+def grams(made: kit.Kit, profile: str, plate: int) -> float:
+    return sum(r.grams for r in made.bom[profile] if r.plate == plate)
+
+
+@pytest.fixture(scope="module")
+def temple_pieces(cad_deck: Deck) -> tuple[list[kit.Piece], kit.Filaments]:
+    return ct.pieces(cad_deck, PH, 1), ct.filaments(cad_deck)
+
+
+def temple(pieces: tuple[list[kit.Piece], kit.Filaments], slicer: str, ams: bool = True) -> kit.Kit:
+    made, fils = pieces
+    return kit.make(made, fils, BED, gap=PH.part_gap, density=PH.density, ams=ams, no_ams=True, title="t",
+                    slicer=slicer, layer=PH.layer_height, mapper=lambda f, xs: [b"" for _ in xs])
+
+
+@pytest.fixture(scope="module")
+def stones(small_stones_deck) -> kit.Kit:
+    return cs.make_kit(small_stones_deck, PH, BED, slicer="prusa")
+
+
+@pytest.fixture(scope="module")
+def one_stone(small_stones_deck) -> kit.Kit:
+    """The Sun/Moon stone alone: quick to model and slice."""
+    tiles = small_stones_deck.tiles
+    deck = replace(small_stones_deck, tiles=TileSet(tiles.title, tiles.tiles[:1]))
+    return cs.make_kit(deck, PH, BED, slicer="prusa")
+
+
+def check_temple(made: kit.Kit, sliced: dict[int, tuple[slicing.Planned, slicing.Sliced]], profile: str) -> int:
+    """Every sliced plate as its file says, colour changes just above the deboss floor, and
+    plastic as the bill says; the number of colour changes seen."""
+    floor = PH.card_thickness - PH.deboss_depth
+    changed = 0
+    for number, (plan, result) in sliced.items():
+        assert slicing.problems(plan, result, f"{profile} plate {number}") == []
+        for z in result.colour_changes:
+            # the layer that ends at the deboss floor still prints in the first colour
+            assert z == pytest.approx(floor + PH.layer_height)
+            changed += 1
+        # 100% infill: the slicer's plastic agrees with the bill (printed solid) within 5%
+        assert sum(result.volume_cm3) * PH.density == pytest.approx(grams(made, profile, number), rel=0.05)
+    return changed
+
+
+def first_of(made: kit.Kit, profile: str, wanted: Callable[[slicing.Planned], bool]) -> Chooser:
+    """Picks the lowest-numbered ``profile`` plate whose file is ``wanted``."""
+    numbers = sorted(int(name.split("plate-")[1].split(".")[0]) for name, data in made.files.items()
+                     if name.startswith(f"{profile}/plate-") and wanted(slicing.planned(data)))
+    assert numbers, f"no {profile} plate is wanted"
+    return lambda number, plan: number == numbers[0]
+
+
+def test_the_slicer_prints_the_card_plates_as_their_files_say(temple_pieces, tmp_path: Path) -> None:
+    made = temple(temple_pieces, "prusa")
+    ams = slice_all(made, tmp_path, "ams", first_of(made, "ams", lambda plan: {1, 2} <= plan.extruders))
+    assert check_temple(made, ams, "ams") == 0
+    (plan, result), = ams.values()
+    assert {1, 2} <= result.extruders == plan.extruders, "card body and ink, each in the extruder its file names"
+    no_ams = slice_all(made, tmp_path, "no-ams", first_of(made, "no-ams", lambda plan: bool(plan.colour_changes)))
+    assert check_temple(made, no_ams, "no-ams") == 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("profile", ["ams", "no-ams"])
+def test_the_slicer_prints_every_puzzle_temple_plate_as_its_file_says(temple_pieces, tmp_path: Path,
+                                                                      profile: str) -> None:
+    made = temple(temple_pieces, "prusa")
+    sliced = slice_all(made, tmp_path, profile)
+    assert len(sliced) == (made.ams_plates if profile == "ams" else made.no_ams_plates)
+    changed = check_temple(made, sliced, profile)
+    assert (changed >= 1) if profile == "no-ams" else (changed == 0)
+
+
+def test_the_slicer_turns_a_stone_over_in_colour_at_both_symbol_floors(one_stone: kit.Kit, tmp_path: Path) -> None:
+    (plan, result), = slice_all(one_stone, tmp_path, "no-ams").values()
+    assert slicing.problems(plan, result) == []
+    d, t, h = PH.deboss_depth, PH.stone_thickness, PH.layer_height
+    assert result.colour_changes == pytest.approx((d + h, t - d + h))
+
+
+@pytest.mark.slow
+def test_the_slicer_prints_the_stones_in_their_ams_filaments(stones: kit.Kit, tmp_path: Path) -> None:
+    for number, (plan, result) in slice_all(stones, tmp_path, "ams").items():
+        assert slicing.problems(plan, result, f"ams plate {number}") == []
+        assert len(result.extruders) == len(plan.extruders) >= 4   # two halves and two inks at least
+        assert sum(result.volume_cm3) * PH.density == pytest.approx(grams(stones, "ams", number), rel=0.05)
+
+
+@pytest.mark.slow
+def test_the_bambu_layout_slices_too_with_its_colour_changes(temple_pieces, tmp_path: Path) -> None:
+    made = temple(temple_pieces, "bambu", ams=False)
+    sliced = slice_all(made, tmp_path, "no-ams")
+    assert check_temple(made, sliced, "no-ams") >= 1
+
+
+def test_a_plate_the_slicer_refuses_is_an_error_with_its_reason(tmp_path: Path) -> None:
+    bad = tmp_path / "plate.3mf"
+    bad.write_bytes(b"not a zip")
+    with pytest.raises(slicing.SlicingError, match=r"refused plate\.3mf: .+"):
+        slicing.slice_plate(bad, BED, 1)
+
+
+def test_the_gcode_reader_finds_layers_tools_changes_and_volumes() -> None:
+    gcode = "\n".join([
+        "T0", "G1 X1 Y1 E-0.5", ";LAYER_CHANGE", ";Z:0.2", "G1 X2 Y2 E1.5", ";Z:0.4", ";COLOR_CHANGE,T0,#FFFFFF",
+        "M600", "T2 ; switch", "G1 X3 E0.2", ";Z:0.6", "G1 X4", "; filament used [cm3] = 1.5, 0, 2.25"])
+    got = slicing.read_gcode(gcode)
+    assert got.layers == (0.2, 0.4, 0.6)
+    assert got.extruders == {1, 3}
+    assert got.colour_changes == (0.4,)
+    assert got.volume_cm3 == (1.5, 0.0, 2.25)
