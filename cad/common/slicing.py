@@ -27,7 +27,9 @@ import subprocess
 import tempfile
 import xml.etree.ElementTree as ET
 import zipfile
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 #: The slicer's executable, looked up on PATH.
@@ -61,6 +63,7 @@ class Sliced:
     colour_changes: tuple[float, ...]         # the first layer printed after each M600
     volume_cm3: tuple[float, ...]             # filament volume per extruder, as the slicer reports
     version: str
+    seconds: int | None = None                # the slicer's estimate of the printing time
 
 
 def find() -> str | None:
@@ -68,6 +71,7 @@ def find() -> str | None:
     return shutil.which(EXECUTABLE)
 
 
+@lru_cache(maxsize=4)
 def version(path: str) -> str:
     """The slicer's name and version (``PrusaSlicer-2.5.0+...``)."""
     run = subprocess.run([path, "--help"], capture_output=True, text=True, timeout=60)
@@ -100,6 +104,13 @@ _Z = re.compile(r";Z:([0-9.]+)")
 _TOOL = re.compile(r"T(\d+)\s*(?:;.*)?$")
 _EXTRUDE = re.compile(r"G1\b[^;]*\bE([0-9.]+)")
 _VOLUME = re.compile(r"; filament used \[cm3\] = (.*)")
+_TIME = re.compile(r"; estimated printing time \(normal mode\) = (.*)")
+_UNITS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
+
+
+def _seconds(text: str) -> int | None:
+    parts = re.findall(r"(\d+)([dhms])", text)
+    return sum(int(n) * _UNITS[u] for n, u in parts) if parts else None
 
 
 def read_gcode(text: str, version_text: str = EXECUTABLE) -> Sliced:
@@ -108,6 +119,7 @@ def read_gcode(text: str, version_text: str = EXECUTABLE) -> Sliced:
     used: set[int] = set()
     changes: list[float] = []
     volumes: tuple[float, ...] = ()
+    seconds = None
     tool = 0
     pending_change = False
     for line in text.splitlines():
@@ -132,7 +144,11 @@ def read_gcode(text: str, version_text: str = EXECUTABLE) -> Sliced:
             m = _VOLUME.match(line)
             if m:
                 volumes = tuple(float(v) for v in m.group(1).split(","))
-    return Sliced(tuple(layers), frozenset(used), tuple(changes), volumes, version_text)
+        elif line.startswith("; estimated printing time (normal"):
+            m = _TIME.match(line)
+            if m:
+                seconds = _seconds(m.group(1))
+    return Sliced(tuple(layers), frozenset(used), tuple(changes), volumes, version_text, seconds)
 
 
 def slice_plate(path: str | Path, bed: tuple[float, float], extruders: int, *, slicer: str | None = None,
@@ -184,4 +200,105 @@ def problems(plan: Planned, sliced: Sliced, name: str = "plate") -> list[str]:
     if tuple(expected) != sliced.colour_changes:
         out.append(f"{name}: the file asks for colour changes before the layers at {list(plan.colour_changes)} "
                    f"mm; the slicer changed before {list(sliced.colour_changes)}")
+    return out
+
+
+# -- a whole kit -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlateSlice:
+    """One plate as the slicer printed it, and where it disagreed with its file."""
+
+    profile: str
+    plate: int
+    sliced: Sliced
+    problems: tuple[str, ...]
+
+
+def bambu_ams(name: str, data: bytes) -> bool:
+    """Whether a plate is an AMS plate in the Bambu Studio layout, whose parts PrusaSlicer
+    cannot read (it takes each part for an object and drops it on the bed)."""
+    if not name.startswith("ams/"):
+        return False
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        return PRUSA_CONFIG not in z.namelist()
+
+
+def sliceable(files: Mapping[str, bytes]) -> list[str]:
+    """The plates of a kit that PrusaSlicer reads as they are meant: every NO-AMS plate, and
+    AMS plates in its own layout."""
+    return sorted(n for n, data in files.items() if n.endswith(".3mf") and n.split("/")[0] in ("ams", "no-ams")
+                  and not bambu_ams(n, data))
+
+
+def slice_kit(files: Mapping[str, bytes], bed: tuple[float, float], *, infill: int = 15, workers: int = 2,
+              progress: Callable[[str], None] = lambda _: None) -> list[PlateSlice]:
+    """Slice every ``sliceable`` plate of a kit's ``files`` (``workers`` slicer processes at
+    once), each compared with its file (``problems``).
+
+    Raises:
+        SlicingError: the slicer is missing or refuses a plate.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    exe = find()
+    if exe is None:
+        raise SlicingError(f"{EXECUTABLE} is not installed (Debian: apt-get install prusa-slicer)")
+    plates = sliceable(files)
+    with tempfile.TemporaryDirectory(prefix="templeforge-kit-") as tmp:
+        def one(name: str) -> PlateSlice:
+            profile = name.split("/")[0]
+            plan = planned(files[name])
+            path = Path(tmp) / name.replace("/", "-")
+            path.write_bytes(files[name])
+            extruders = max(plan.extruders, default=1) if profile == "ams" else 1
+            result = slice_plate(path, bed, extruders, slicer=exe, infill=infill)
+            number = int(name.rsplit("plate-", 1)[1].split(".")[0])
+            progress(f"sliced {name}")
+            return PlateSlice(profile, number, result, tuple(problems(plan, result, name)))
+
+        with ThreadPoolExecutor(max(1, workers)) as pool:
+            return list(pool.map(one, plates))
+
+
+def _clock(seconds: int | None) -> str:
+    if seconds is None:
+        return ""
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+def sliced_csv(rows: Sequence[PlateSlice], density: float) -> str:
+    """One line per plate: its layers, extruders, colour changes, grams and time."""
+    lines = ["profile,plate,layers,extruders,colour_changes_mm,grams,print_time,as_its_file_says"]
+    for r in rows:
+        s = r.sliced
+        lines.append(f"{r.profile},{r.plate},{len(s.layers)},{' '.join(map(str, sorted(s.extruders)))},"
+                     f"{' '.join(f'{z:g}' for z in s.colour_changes)},{sum(s.volume_cm3) * density:.1f},"
+                     f"{_clock(s.seconds)},{'yes' if not r.problems else 'no'}")
+    return "\n".join(lines) + "\n"
+
+
+def _plates(n: int) -> str:
+    return f"{n} plate" if n == 1 else f"{n} plates"
+
+
+def summary(rows: Sequence[PlateSlice], density: float, infill: int, skipped: int = 0) -> list[str]:
+    """What the command says about a sliced kit, a line per profile (``skipped``: AMS plates
+    in the Bambu layout, not sliced)."""
+    out = []
+    if skipped:
+        out.append(f"ams: {_plates(skipped)} in the Bambu Studio layout not sliced: PrusaSlicer does not read "
+                   f"their parts (--slicer prusa writes plates it can check)")
+    for profile in ("ams", "no-ams"):
+        mine = [r for r in rows if r.profile == profile]
+        if not mine:
+            continue
+        grams = sum(sum(r.sliced.volume_cm3) for r in mine) * density
+        seconds = sum(r.sliced.seconds or 0 for r in mine)
+        bad = sum(1 for r in mine if r.problems)
+        verdict = "every one as its file says" if not bad else f"{bad} NOT as their files say"
+        note = " (filament changes not counted)" if profile == "ams" else ""
+        out.append(f"{profile}: sliced {_plates(len(mine))} with {mine[0].sliced.version}, {verdict}; "
+                   f"{grams:.0f} g at {infill}% infill, about {seconds / 3600:.1f} h of printing{note}")
     return out

@@ -29,9 +29,13 @@ PRINTER_NAMES = ("bambu-x1", "bambu-p1", "bambu-a1", "bambu-a1-mini", "prusa-mk4
 @click.option("--players", type=click.IntRange(1, 12), default=4, show_default=True,
               help="Player sets of blocks (Puzzle Temple; Shifting Stones has one set of stones).")
 @click.option("--out", metavar="DIR", default="output/{game}/models", show_default=True, help="Output folder.")
+@click.option("--slice", "slice_", is_flag=True,
+              help="Also slice every plate with PrusaSlicer's command line (Debian: prusa-slicer) and check "
+                   "that it prints each part in the filament and with the colour changes its file names; "
+                   "writes sliced.csv (layers, grams at 15% infill, print time per plate).")
 @click.option("--print-settings", is_flag=True, help="Print the default settings file and stop.")
 def cad(deck_file: str, profile: str, printer: str, slicer: str, settings: str | None, players: int, out: str,
-        print_settings: bool) -> None:
+        slice_: bool, print_settings: bool) -> None:
     """Write the 3D kit of a deck: one STL per distinct part (stl/), 3MF plates for AMS
     (ams/) and single-extruder printers (no-ams/), PNG previews of every plate and of the
     first card with face 1's solution in its pocket (previews/), and a bill of materials
@@ -45,7 +49,12 @@ def cad(deck_file: str, profile: str, printer: str, slicer: str, settings: str |
     (NO-AMS: two colour changes make the symbols show) or inlaid in ink (AMS), and a
     preview of each stone from above and turned over.
 
-    Exit status: 0 written, 2 bad input (nothing written).
+    With --slice, PrusaSlicer slices every plate (0.2 mm layers, 15% infill, its generic
+    printer) and the G-code is read back: each part must extrude from the extruder its file
+    names and each NO-AMS colour change come before the first layer above its floor.
+
+    Exit status: 0 written, 1 a plate does not slice as its file says (nothing written),
+    2 bad input (nothing written).
 
     Example:
 
@@ -62,6 +71,12 @@ def cad(deck_file: str, profile: str, printer: str, slicer: str, settings: str |
 
     ph = load_settings(settings) if settings else Physical()
     bed = find_printer(printer, "--printer")
+    if slice_:
+        from cad.common import slicing
+
+        if slicing.find() is None:
+            raise click.UsageError(f"--slice: {slicing.EXECUTABLE} is not installed (Debian: apt-get install "
+                                   f"prusa-slicer)")
     info, deck = read_deck(deck_file)
     folder = Path(out.format(game=info.name))
     output_path(f"{folder}/", "bom.csv")
@@ -72,6 +87,8 @@ def cad(deck_file: str, profile: str, printer: str, slicer: str, settings: str |
                            show_pos=True) as bar:
         files, lines = kit_files(info.package, deck, physical=ph, bed=bed, players=players, profile=profile,
                                  slicer=slicer, progress=lambda _: bar.update(1 if bar.pos < bar.length else 0))
+    if slice_:
+        lines += _sliced(files, (bed.width, bed.depth), ph.density)
     written = write_files(folder, files)
     took = time.perf_counter() - started
     for line in lines:
@@ -80,3 +97,28 @@ def cad(deck_file: str, profile: str, printer: str, slicer: str, settings: str |
 
 
 command = cad
+
+
+#: The infill the plates are sliced at for sliced.csv's grams and times.
+INFILL = 15
+
+
+def _sliced(files: dict[str, bytes], bed: tuple[float, float], density: float) -> list[str]:
+    """Slice every plate into ``files``' sliced.csv; a plate that disagrees with its file
+    stops the command (exit 1, nothing written)."""
+    import os
+
+    from cad.common import slicing
+    from templeforge.cli import EXIT, fail
+
+    count = len(slicing.sliceable(files))
+    skipped = sum(1 for n in files if slicing.bambu_ams(n, files[n]) and n.endswith(".3mf"))
+    with click.progressbar(length=count, label="slicing plates", file=sys.stderr, show_pos=True) as bar:
+        rows = slicing.slice_kit(files, bed, infill=INFILL, workers=min(2, os.cpu_count() or 1),
+                                 progress=lambda _: bar.update(1))
+    wrong = [p for r in rows for p in r.problems]
+    if wrong:
+        fail(f"failed: {len(wrong)} plate(s) do not slice as their files say: " + "; ".join(wrong[:3]) +
+             "; nothing written", EXIT["failed"])
+    files["sliced.csv"] = slicing.sliced_csv(rows, density).encode()
+    return slicing.summary(rows, density, INFILL, skipped)

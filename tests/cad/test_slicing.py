@@ -1,25 +1,31 @@
 """A real slicer (PrusaSlicer's command line) slices the kits' plates as the files mean them:
 every part with the extruder its file names, each NO-AMS colour change before the first
 layer above the deboss floor (so the floor keeps the colour below), and as much plastic as
-the bill of materials says. Skipped where ``prusa-slicer`` is not installed (``.ci/run``
-installs it)."""
+the bill of materials says; and ``templeforge cad --slice``. The slicing tests are skipped
+where ``prusa-slicer`` is not installed (``.ci/run`` installs it)."""
 
 from __future__ import annotations
 
+import csv
+import io
+import zipfile
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from cad import puzzle_temple as ct
 from cad import shifting_stones as cs
 from cad.common import kit, slicing
 from cad.common.profile import PRINTERS, Physical
 from generators.puzzle_temple.deck import Deck
+from generators.shifting_stones.deck import write_deck
 from generators.shifting_stones.tiles import TileSet
+from templeforge.cli import main
 
-pytestmark = pytest.mark.skipif(slicing.find() is None, reason="prusa-slicer is not installed")
+needs_slicer = pytest.mark.skipif(slicing.find() is None, reason="prusa-slicer is not installed")
 
 PH = Physical()
 MK4 = PRINTERS["prusa-mk4"]
@@ -102,6 +108,7 @@ def first_of(made: kit.Kit, profile: str, wanted: Callable[[slicing.Planned], bo
     return lambda number, plan: number == numbers[0]
 
 
+@needs_slicer
 def test_the_slicer_prints_the_card_plates_as_their_files_say(temple_pieces, tmp_path: Path) -> None:
     made = temple(temple_pieces, "prusa")
     ams = slice_all(made, tmp_path, "ams", first_of(made, "ams", lambda plan: {1, 2} <= plan.extruders))
@@ -112,6 +119,7 @@ def test_the_slicer_prints_the_card_plates_as_their_files_say(temple_pieces, tmp
     assert check_temple(made, no_ams, "no-ams") == 1
 
 
+@needs_slicer
 @pytest.mark.slow
 @pytest.mark.parametrize("profile", ["ams", "no-ams"])
 def test_the_slicer_prints_every_puzzle_temple_plate_as_its_file_says(temple_pieces, tmp_path: Path,
@@ -123,6 +131,7 @@ def test_the_slicer_prints_every_puzzle_temple_plate_as_its_file_says(temple_pie
     assert (changed >= 1) if profile == "no-ams" else (changed == 0)
 
 
+@needs_slicer
 def test_the_slicer_turns_a_stone_over_in_colour_at_both_symbol_floors(one_stone: kit.Kit, tmp_path: Path) -> None:
     (plan, result), = slice_all(one_stone, tmp_path, "no-ams").values()
     assert slicing.problems(plan, result) == []
@@ -130,6 +139,7 @@ def test_the_slicer_turns_a_stone_over_in_colour_at_both_symbol_floors(one_stone
     assert result.colour_changes == pytest.approx((d + h, t - d + h))
 
 
+@needs_slicer
 @pytest.mark.slow
 def test_the_slicer_prints_the_stones_in_their_ams_filaments(stones: kit.Kit, tmp_path: Path) -> None:
     for number, (plan, result) in slice_all(stones, tmp_path, "ams").items():
@@ -138,6 +148,7 @@ def test_the_slicer_prints_the_stones_in_their_ams_filaments(stones: kit.Kit, tm
         assert sum(result.volume_cm3) * PH.density == pytest.approx(grams(stones, "ams", number), rel=0.05)
 
 
+@needs_slicer
 @pytest.mark.slow
 def test_the_bambu_layout_slices_too_with_its_colour_changes(temple_pieces, tmp_path: Path) -> None:
     made = temple(temple_pieces, "bambu", ams=False)
@@ -145,6 +156,7 @@ def test_the_bambu_layout_slices_too_with_its_colour_changes(temple_pieces, tmp_
     assert check_temple(made, sliced, "no-ams") >= 1
 
 
+@needs_slicer
 def test_a_plate_the_slicer_refuses_is_an_error_with_its_reason(tmp_path: Path) -> None:
     bad = tmp_path / "plate.3mf"
     bad.write_bytes(b"not a zip")
@@ -161,3 +173,79 @@ def test_the_gcode_reader_finds_layers_tools_changes_and_volumes() -> None:
     assert got.extruders == {1, 3}
     assert got.colour_changes == (0.4,)
     assert got.volume_cm3 == (1.5, 0.0, 2.25)
+
+
+# -- templeforge cad --slice ---------------------------------------------------------------------------
+
+
+@needs_slicer
+def test_cad_slice_writes_sliced_csv_for_every_plate_it_can_check(small_stones_deck, tmp_path: Path) -> None:
+    deck = write_deck(small_stones_deck, tmp_path / "deck.json")
+    out = tmp_path / "prusa"
+    result = CliRunner().invoke(main, ["cad", str(deck), "--slice", "--slicer", "prusa", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader((out / "sliced.csv").open()))
+    assert [(r["profile"], r["plate"]) for r in rows] == [("ams", "1"), ("no-ams", "1")]
+    assert all(r["as_its_file_says"] == "yes" and float(r["grams"]) > 0 and r["print_time"] for r in rows)
+    assert rows[1]["colour_changes_mm"] == "0.8 4.6"
+    assert "ams: sliced 1 plate with PrusaSlicer-" in result.output
+
+
+@needs_slicer
+@pytest.mark.slow
+def test_cad_slice_leaves_bambu_layout_ams_plates_alone_and_says_so(small_stones_deck, tmp_path: Path) -> None:
+    deck = write_deck(small_stones_deck, tmp_path / "deck.json")
+    bambu = tmp_path / "bambu"
+    result = CliRunner().invoke(main, ["cad", str(deck), "--slice", "--out", str(bambu)])
+    assert result.exit_code == 0, result.output
+    assert "ams: 1 plate in the Bambu Studio layout not sliced" in result.output
+    assert [r["profile"] for r in csv.DictReader((bambu / "sliced.csv").open())] == ["no-ams"]
+
+
+def test_only_plates_prusaslicer_reads_part_by_part_are_sliced() -> None:
+    def plate(*names: str) -> bytes:
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w") as z:
+            for name in ("3D/3dmodel.model", *names):
+                z.writestr(name, "<x/>")
+        return buffer.getvalue()
+
+    files = {"ams/plate-01.3mf": plate("Metadata/model_settings.config"),
+             "ams/plate-02.3mf": plate(slicing.PRUSA_CONFIG),
+             "no-ams/plate-01.3mf": plate("Metadata/model_settings.config"),
+             "stl/block.stl": b"solid"}
+    assert slicing.sliceable(files) == ["ams/plate-02.3mf", "no-ams/plate-01.3mf"]
+    assert slicing.bambu_ams("ams/plate-01.3mf", files["ams/plate-01.3mf"])
+
+
+def test_cad_slice_without_the_slicer_is_one_line_and_writes_nothing(small_stones_deck, tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(slicing, "find", lambda: None)
+    deck = write_deck(small_stones_deck, tmp_path / "deck.json")
+    result = CliRunner().invoke(main, ["cad", str(deck), "--slice", "--out", str(tmp_path / "m")],
+                                prog_name="templeforge")
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        "templeforge: error: --slice: prusa-slicer is not installed (Debian: apt-get install prusa-slicer) "
+        "(see 'templeforge cad --help')"]
+    assert not (tmp_path / "m").exists()
+
+
+def test_a_plate_that_slices_otherwise_fails_the_command_and_writes_nothing(small_stones_deck, tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(slicing, "find", lambda: "/bin/true")
+
+    def wrong(files, bed, **_):
+        bad = slicing.Sliced((0.2,), frozenset({1}), (), (1.0,), "PrusaSlicer-x")
+        return [slicing.PlateSlice("no-ams", 1, bad, ("no-ams/plate-01.3mf: the slicer changed before []",))]
+
+    monkeypatch.setattr(slicing, "slice_kit", wrong)
+    import cad
+
+    monkeypatch.setattr(cad, "kit_files", lambda *a, **k: ({"no-ams/plate-01.3mf": b"x", "bom.csv": b"x"}, []))
+    deck = write_deck(small_stones_deck, tmp_path / "deck.json")
+    result = CliRunner().invoke(main, ["cad", str(deck), "--slice", "--profile", "no-ams", "--out",
+                                       str(tmp_path / "m")])
+    assert result.exit_code == 1
+    assert "do not slice as their files say: no-ams/plate-01.3mf" in result.stderr
+    assert not (tmp_path / "m").exists()
