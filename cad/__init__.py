@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
+
+from generators.contract import Game, Plastic
 
 
-def cad_module(package: str) -> Any:
-    """The cad module of a game package (``generators.puzzle_temple`` -> ``cad.puzzle_temple``)."""
-    return importlib.import_module(f"cad.{package.rsplit('.', 1)[-1]}")
+def plastic_of(game: Game) -> Plastic:
+    """A game's cad module (``Game.plastic``), imported now."""
+    return cast(Plastic, importlib.import_module(game.plastic))
 
 
 def slicer_for(slicer: str, printer: str) -> str:
@@ -23,24 +25,23 @@ def slicer_for(slicer: str, printer: str) -> str:
     return "prusa" if printer.startswith("prusa-") else "bambu"
 
 
-def kit_files(package: str, deck: Any, *, physical: Any, bed: Any, players: int, profile: str, slicer: str,
+def kit_files(game: Game, deck: Any, *, physical: Any, bed: Any, players: int, profile: str, slicer: str,
               progress: Callable[[str], None] = lambda _: None, mapper: Any = map,
               ) -> tuple[dict[str, bytes], list[str]]:
     """A deck's whole printable kit as files (STL, 3MF plates for ``profile`` ``ams``,
     ``no-ams`` or ``both``, previews, ``bom.csv``) and the lines that tell a designer what
     was made. ``progress`` hears of each part as it is built; ``mapper`` (a pool's
     ``imap``) spreads cards and previews over worker processes."""
-    module = cad_module(package)
-    made = module.make_kit(deck, physical, (bed.width, bed.depth), players=players, ams=profile != "no-ams",
-                           no_ams=profile != "ams", slicer=slicer_for(slicer, bed.name), progress=progress,
-                           mapper=mapper)
+    made = plastic_of(game).make_kit(deck, physical, (bed.width, bed.depth), players=players,
+                                     ams=profile != "no-ams", no_ams=profile != "ams",
+                                     slicer=slicer_for(slicer, bed.name), progress=progress, mapper=mapper)
     from cad.common import kit
 
     files = dict(made.files)
-    files["bom.csv"] = kit.bom_csv(made).encode()
-    return files, kit.summary(made, bed)
+    files["bom.csv"] = kit.bom_csv(made).encode()  # type: ignore[arg-type]
+    return files, kit.summary(made, bed)  # type: ignore[arg-type]
 
 
-def kit_steps(package: str, deck: Any) -> int:
+def kit_steps(game: Game, deck: Any) -> int:
     """How many times ``kit_files`` calls ``progress`` before its plate previews."""
-    return cad_module(package).steps(deck)
+    return plastic_of(game).steps(deck)

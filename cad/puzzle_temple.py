@@ -20,6 +20,7 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache, partial
+from typing import TYPE_CHECKING
 
 import cadquery as cq
 
@@ -27,14 +28,19 @@ from cad.common import kit, plates, previews, strokes, threemf
 from cad.common.kit import Mapper
 from cad.common.outline import offset
 from cad.common.profile import STROKE_PER_CAP, Physical
-from cad.common.solids import fuse, mesh, png, prism, section
+from cad.common.solids import fuse, mesh, png, prism, section, val
 from generators.common import palette
 from generators.puzzle_temple.deck import Card, Deck, Face
-from solver.shapes import lying
+from solver.shapes import lying, plane
 
 Cell = tuple[int, int]
 
 #: The card's measures in mm (the lock's come from the settings).
+#: The report's captions of the kit's previews (see ``generators.contract.Plastic``).
+CAPTIONS = {"assembled": "A card with face 1's stored solution in its pocket",
+            "ams": "each part in its own filament",
+            "no-ams": "one filament; card plates swap filament at the marks' floor"}
+
 RIM = 6.0         #: plate around the lock and the rows
 PANEL_GAP = 6.0   #: between the lock pocket and the die rows
 DIE = 10.0        #: a die face's square, where its pips go
@@ -153,7 +159,8 @@ def card_parts(deck: Deck, card: Card, ph: Physical, ams: bool) -> list[tuple[st
     plan = card_plan(deck, card, ph)
     plate = prism([[(0, 0), (plan.width, 0), (plan.width, plan.depth), (0, plan.depth)]], ph.card_thickness)
     floor = ph.card_thickness - ph.pocket_depth
-    loops = [[(plan.lock_x + x, plan.lock_top + y) for x, y in loop] for loop in pocket_loops(card.lock.cells, ph)]
+    outline = pocket_loops(plane(card.lock.cells), ph)
+    loops = [[(plan.lock_x + x, plan.lock_top + y) for x, y in loop] for loop in outline]
     pocket = prism(loops, ph.pocket_depth + 1.0).translate(cq.Vector(0, 0, floor))
     z = ph.card_thickness - ph.deboss_depth
     marks: dict[str, list[cq.Shape]] = {}
@@ -184,7 +191,7 @@ def block_solid(cells: tuple[Cell, ...], ph: Physical) -> cq.Shape:
         work = work.faces("<Z").edges().chamfer(ph.bottom_chamfer)
     if ph.top_fillet > 0:
         work = work.faces(">Z").edges().fillet(ph.top_fillet)
-    return work.val()
+    return val(work)
 
 
 def pocket_loops(lock: Iterable[Cell], ph: Physical) -> list[list[tuple[float, float]]]:
@@ -239,7 +246,7 @@ def fit(deck: Deck, card: Card, face: Face, ph: Physical, plate: cq.Shape | None
 
 def block_shapes(deck: Deck) -> dict[str, tuple[Cell, ...]]:
     """Each block of the deck's set as cells in its stored orientation."""
-    return {b.name: tuple(sorted(b.shape.normalized().cells)) for b in deck.blocks}
+    return {b.name: plane(b.shape.normalized().cells) for b in deck.blocks}
 
 
 # -- the fit-test coupon, jewels and pawns -----------------------------------------------------------
@@ -277,7 +284,7 @@ def coupon_parts(ph: Physical) -> tuple[list[tuple[str, cq.Shape]], cq.Shape, li
     block = cq.Workplane().add(prism(offset(COUPON_CELLS, ph.pitch, 0.0), ph.block_height))
     if ph.bottom_chamfer > 0:
         block = block.faces("<Z").edges().chamfer(ph.bottom_chamfer)
-    return [("body", body), ("ink", ink)], block.val(), list(COUPON_CLEARANCES)
+    return [("body", body), ("ink", ink)], val(block), list(COUPON_CLEARANCES)
 
 
 #: The six jewel colours (13 of each), named.
@@ -471,3 +478,10 @@ def make_kit(deck: Deck, ph: Physical, bed: tuple[float, float], *, players: int
         shown += [(mesh(solid), fils.colour(name)) for name, solid in assembled(deck, first, first.faces[0], ph)]
         files[f"previews/card-{first.id}-face-1.png"] = png(previews.render(shown, 900))
     return out
+
+
+if TYPE_CHECKING:  # the type checker holds this module to the contract
+    import cad.puzzle_temple as _self
+    from generators.contract import Plastic as _Contract
+
+    _conforms: _Contract = _self

@@ -18,17 +18,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import cadquery as cq
 
 from cad.common import kit, plates, threemf
 from cad.common.kit import Mapper
 from cad.common.profile import Physical
-from cad.common.solids import fuse, mesh, prism
+from cad.common.solids import fuse, mesh, prism, val
 from generators.common.palette import INK, colour_name, text_on
 from generators.shifting_stones.deck import Deck
 from generators.shifting_stones.symbols import Symbol, symbols
 from generators.shifting_stones.tiles import TileSet
+
+#: The report's captions of the kit's previews (see ``generators.contract.Plastic``).
+CAPTIONS = {"assembled": "Each stone from above and turned over",
+            "ams": "each half in its face's colour, the symbols inlaid in ink",
+            "no-ams": "one filament; a colour change at each symbol's floor shows the symbols"}
 
 CORNER = 0.18   #: the corner radius, a share of the stone's side
 MARK = 0.31     #: the symbol's half-width, a share of the stone's side
@@ -73,7 +79,7 @@ def _blank(plan: StonePlan, ph: Physical, z0: float, z1: float) -> cq.Shape:
         work = work.faces("<Z").edges().chamfer(ph.bottom_chamfer)
     if z1 == plan.thickness and ph.top_fillet > 0:
         work = work.faces(">Z").edges().fillet(min(ph.top_fillet, (z1 - z0) / 3))
-    return work.val().translate(cq.Vector(0, 0, z0))
+    return val(work).translate(cq.Vector(0, 0, z0))
 
 
 def _marks(outlines: Sequence[Sequence[tuple[float, float]]], depth: float, z: float) -> cq.Shape:
@@ -162,3 +168,10 @@ def make_kit(deck: Deck, ph: Physical, bed: tuple[float, float], *, players: int
         both = seen + [(m.translated(ph.stone_size * 1.25, 0, 0), c) for m, c in turned]
         out.files[f"previews/{piece.key}.png"] = png(previews.render(both, 700))
     return out
+
+
+if TYPE_CHECKING:  # the type checker holds this module to the contract
+    import cad.shifting_stones as _self
+    from generators.contract import Plastic as _Contract
+
+    _conforms: _Contract = _self

@@ -1,53 +1,55 @@
-"""Content generators, one package per game, and the registry that finds them.
+"""Content generators, one package per game, and the registry: the one module outside the
+games' own files that names them.
 
 A game is known by its deck files' ``game`` name (``puzzle-temple``). The registry holds
-only names, titles and package paths, so that listing the games imports nothing heavy; a
-game's package is imported the first time it is asked for (``game(name)``).
-
-Every game package has the same shape: ``spec`` (its options, declared once, and the
-request they make), ``deck`` (its cards as values and its part of the deck file, with a
-JSON Schema), ``generate``, ``verify`` (independent of ``generate``) and ``figures`` (the
-numbers that tables and plots are drawn from). What games share lives in
+``generators.contract.Game`` descriptors: names, titles and module paths, so that listing
+the games imports nothing heavy; a game's modules are imported when a command asks for
+them. Every game meets the contract in ``generators.contract``; what games share lives in
 ``generators.common``.
 """
 
 from __future__ import annotations
 
-import importlib
-from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
-from typing import Any
+
+from generators.contract import Deck, Game
+
+#: Every game Templeforge generates, by deck name, in the order ``--game all`` builds them.
+GAMES: dict[str, Game] = {}
 
 
-@dataclass(frozen=True, slots=True)
-class GameInfo:
-    """A registered game: its deck name, its title, a one-line summary and its package."""
+def register(game: Game) -> Game:
+    """Add ``game`` to the registry (a game's name is taken once).
 
-    name: str
-    title: str
-    summary: str
-    package: str
-
-    def module(self, part: str) -> ModuleType:
-        """One of the game's modules (``spec``, ``deck``, ``generate``, ...), imported now."""
-        return importlib.import_module(f"{self.package}.{part}")
+    Raises:
+        ValueError: another game already has the name.
+    """
+    if game.name in GAMES and GAMES[game.name] != game:
+        raise ValueError(f"a game called {game.name!r} is already registered")
+    GAMES[game.name] = game
+    return game
 
 
-#: Every game Templeforge generates, by deck name.
-GAMES: dict[str, GameInfo] = {
-    "puzzle-temple": GameInfo(
-        "puzzle-temple", "Puzzle Temple",
-        "Lock cards: a lock and six block sets (die faces 1-6), each proved to tile it.",
-        "generators.puzzle_temple"),
-    "shifting-stones": GameInfo(
-        "shifting-stones", "Shifting Stones",
-        "Pattern cards: 3x3 windows of stone faces, points priced by exact difficulty.",
-        "generators.shifting_stones"),
-}
+def unregister(name: str) -> None:
+    """Take a game out of the registry (tests that register a toy game tidy up with it)."""
+    GAMES.pop(name, None)
 
 
-def game(name: str) -> GameInfo:
+register(Game(
+    "puzzle-temple", "Puzzle Temple",
+    "Lock cards: a lock and six block sets (die faces 1-6), each proved to tile it.",
+    rules="generators.puzzle_temple.rules", paper="print.puzzle_temple", plastic="cad.puzzle_temple"))
+register(Game(
+    "shifting-stones", "Shifting Stones",
+    "Pattern cards: 3x3 windows of stone faces, points priced by exact difficulty.",
+    rules="generators.shifting_stones.rules", paper="print.shifting_stones", plastic="cad.shifting_stones",
+    commands=(("stones", "templeforge.games.shifting_stones"),)))
+
+#: The game a command builds when none is named.
+DEFAULT = "puzzle-temple"
+
+
+def game(name: str) -> Game:
     """The registered game called ``name``.
 
     Raises:
@@ -58,7 +60,7 @@ def game(name: str) -> GameInfo:
     return GAMES[name]
 
 
-def read_deck(path: str | Path) -> tuple[GameInfo, Any]:
+def read_deck(path: str | Path) -> tuple[Game, Deck]:
     """Read any game's deck file: the envelope first, then the game's own reader.
 
     Raises:
@@ -69,4 +71,15 @@ def read_deck(path: str | Path) -> tuple[GameInfo, Any]:
 
     data = deckfile.read_json(path)
     info = game(deckfile.game_of(data, str(path), tuple(GAMES)))
-    return info, info.module("deck").deck_from_json(data, str(path))
+    return info, info.load_rules().deck_from_json(data, str(path))
+
+
+def deck_from_bytes(info: Game, data: bytes, source: str = "deck.json") -> Deck:
+    """A deck of ``info``'s game from its file's bytes.
+
+    Raises:
+        generators.common.deckfile.DeckError: the bytes are not such a deck.
+    """
+    from generators.common import deckfile
+
+    return info.load_rules().deck_from_json(deckfile.loads(data.decode("utf-8"), source), source)

@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
+
+from generators.contract import Game, Paper
 
 
-def print_module(game: str) -> Any:
-    """The print module of a game package (``generators.puzzle_temple`` -> ``print.puzzle_temple``)."""
-    return importlib.import_module(f"print.{game.rsplit('.', 1)[-1]}")
+def paper_of(game: Game) -> Paper:
+    """A game's print module (``Game.paper``), imported now."""
+    return cast(Paper, importlib.import_module(game.paper))
 
 
-def deck_files(package: str, deck: Any, values: Mapping[str, Any], title: str, previews: bool = True,
+def deck_files(game: Game, deck: Any, values: Mapping[str, Any], title: str, previews: bool = True,
                ) -> tuple[dict[str, bytes], list[str]]:
     """Every PDF of a deck (and, with ``previews``, a PNG of every page and a contact sheet
     under ``previews/``), with the lines that tell a designer what was made.
@@ -24,7 +26,7 @@ def deck_files(package: str, deck: Any, values: Mapping[str, Any], title: str, p
     Raises:
         RequestError: a print option the deck cannot take (a size too small, ...).
     """
-    module = print_module(package)
+    module = paper_of(game)
     printed = module.make(deck, module.request(values), title)
     files = dict(printed.files)
     if previews:

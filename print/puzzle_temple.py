@@ -24,6 +24,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generators.common import grading
 from generators.common.errors import RequestError
@@ -36,11 +37,14 @@ from print.common.pdf import Document, Meta, Pen, text_width
 from print.common.sheets import calibration_pdf, draw_imposition, margin_note, wrap
 from print.common.sizes import CardSize, Paper, presets
 from solver import tiling
-from solver.shapes import Shape, lying, quarter_turn
+from solver.shapes import Shape, lying, plane, quarter_turn
 from solver.verify import verify_tiling
 
 TITLE = "Puzzle Temple"
 USES = frozenset({"size", "paper", "duplex", "back_offset", "bleed", "safe", "margin", "pitch", "players", "out"})
+#: The files ``make`` may write, with what each holds.
+FILES = (("cards.pdf", "the lock cards to print and cut"), ("answers.pdf", "a solution of every face"),
+         ("blocks.pdf", "paper blocks at the cards' pitch"), ("calibration.pdf", "the duplex calibration sheet"))
 
 Cell = tuple[int, int]
 
@@ -227,7 +231,7 @@ def _options(deck: Deck, card: Card, pitch: float, m: Measures = Measures()) -> 
     """Every arrangement of a card with the content size (w, h) it needs."""
     sizes = [_row_size(deck, f, m) for f in card.faces]
     panels = {1: _panel(sizes, 1, m), 2: _panel(sizes, 2, m)}
-    lock_rows, lock_cols = _extent(sorted(card.lock.cells))
+    lock_rows, lock_cols = _extent(plane(card.lock.cells))
     out = []
     for turned in (False, True):
         if turned and lock_rows == lock_cols:
@@ -304,7 +308,7 @@ def layout(deck: Deck, card: Card, size: CardSize, pitch: float, safe: float,
         check_size(deck, size, pitch, safe)
     inner = Box(safe, safe, size.width - 2 * safe, size.height - 2 * safe)
     best = max(fitting, key=lambda o: min(inner.w - o.width, inner.h - o.height))
-    lock = quarter_turn(card.lock.cells) if best.turned else tuple(sorted(card.lock.cells))
+    lock = quarter_turn(card.lock.cells) if best.turned else plane(card.lock.cells)
     lock_rows, lock_cols = _extent(lock)
     lw, lh = lock_cols * pitch + 2 * FRAME, lock_rows * pitch + 2 * FRAME
     body = Box(inner.x, inner.y, inner.w, inner.h - HEAD)
@@ -513,12 +517,12 @@ def pack(blocks: Sequence[tuple[str, Shape]], players: int, rows: int, columns: 
     pages: list[list[Placed]] = []
     filled: list[set[Cell]] = []
     for name, shape, player in items:
-        shapes = [tuple(sorted(o.cells)) for o in shape.orientations(flips=flips)]
-        spot = None
+        shapes = [plane(o.cells) for o in shape.orientations(flips=flips)]
+        spot: tuple[int, tuple[Cell, ...]] | None = None
         for k, taken in enumerate(filled):
-            spot = _first_fit(shapes, taken, rows, columns)
-            if spot is not None:
-                spot = (k, spot)
+            found = _first_fit(shapes, taken, rows, columns)
+            if found is not None:
+                spot = (k, found)
                 break
         if spot is None:
             fresh: set[Cell] = set()
@@ -695,3 +699,10 @@ def summary(printed: Printed) -> list[str]:
     if "calibration.pdf" in printed.files:
         lines.append(sheets.CALIBRATION_LINE)
     return lines
+
+
+if TYPE_CHECKING:  # the type checker holds this module to the contract
+    from generators.contract import Paper as _Contract
+    from print import puzzle_temple as _self
+
+    _conforms: _Contract = _self

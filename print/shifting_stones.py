@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generators.common.errors import RequestError
 from generators.shifting_stones.deck import Card, Deck
@@ -31,6 +32,9 @@ from print.common.sizes import CARDS, CardSize, Paper
 
 TITLE = "Shifting Stones"
 USES = frozenset({"size", "paper", "duplex", "back_offset", "bleed", "safe", "margin", "players", "out"})
+#: The files ``make`` may write, with what each holds.
+FILES = (("cards.pdf", "the pattern cards and reference cards to print and cut"),
+         ("stones.pdf", "the stones on paper, double-sided"), ("calibration.pdf", "the duplex calibration sheet"))
 
 AUTO = CardSize("poker", *CARDS["poker"])  #: the card size ``--size auto`` gives
 STONE_SIZE = CardSize("30x30", 30.0, 30.0)  #: a paper stone
@@ -278,7 +282,7 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
     def back(pen: Pen, slot: Slot) -> None:
         draw_back(pen, slot, tiles, marks)
 
-    ids: list[object] = [c.id for c in deck.cards] + [f"ref {k + 1}" for k in range(references)]
+    ids: list[object] = [*(c.id for c in deck.cards), *(f"ref {k + 1}" for k in range(references))]
     draw_imposition(cards, imposition, title=title, ids=ids, front=front,
                     back=back if request.duplex != "none" else None)
     files["cards.pdf"] = cards.data()
@@ -320,3 +324,10 @@ def summary(printed: Printed) -> list[str]:
     if "calibration.pdf" in printed.files:
         lines.append(sheets.CALIBRATION_LINE)
     return lines
+
+
+if TYPE_CHECKING:  # the type checker holds this module to the contract
+    from generators.contract import Paper as _Contract
+    from print import shifting_stones as _self
+
+    _conforms: _Contract = _self

@@ -249,7 +249,7 @@ def _is_canonical(chosen: np.ndarray, size: int, action: np.ndarray) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def _walls_in(occ, halo, first, last, neighbours) -> bool:
+def _walls_in(occ, halo, first, last, neighbours) -> bool:  # type: ignore[no-untyped-def]  # numba types it
     """Whether some empty cell next to the newest placement has no empty neighbour left."""
     one = np.uint64(1)
     zero = np.uint64(0)
@@ -261,7 +261,7 @@ def _walls_in(occ, halo, first, last, neighbours) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def _slice(masks, kinds, skip, start, full, action, distinct, prune, halo_start, halo, neighbours,
+def _slice(masks, kinds, skip, start, full, action, distinct, prune, halo_start, halo, neighbours,  # type: ignore[no-untyped-def]
            left, state, cell_at, nxt, chosen,
            sol_buf, sol_len, max_found, room, budget):  # pragma: no cover - compiled
     """Run the search for up to ``budget`` nodes from the state in the arrays.

@@ -172,7 +172,7 @@ def parse_puzzle(text: str, source: str = "<puzzle>") -> Puzzle:
             problems.append(f"field 'pieces': 3D piece(s) {', '.join(sorted(set(flat)))} in a 2D region")
     if not problems and region is not None:
         try:
-            return Puzzle(region, tuple(pieces), flips=flips, mode=Mode(mode))
+            return Puzzle(region, tuple(pieces), flips=bool(flips), mode=Mode(mode))
         except ShapeError as err:
             problems.append(f"field 'pieces': {err}")
     raise PuzzleFileError(f"{source}: " + "; ".join(problems))

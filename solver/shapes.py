@@ -20,6 +20,7 @@ import operator
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import Any, cast
 
 from solver.errors import ParseError, ShapeError
 
@@ -53,7 +54,7 @@ class Transform:
         det = (-1) ** inversions
         for s in self.signs:
             det *= s
-        return det == 1
+        return bool(det == 1)
 
     def apply(self, cell: Cell) -> Cell:
         return tuple(s * cell[p] for p, s in zip(self.perm, self.signs))
@@ -99,7 +100,7 @@ def as_cell(raw: object) -> Cell:
     if isinstance(raw, (str, bytes)):
         raise ShapeError(f"a cell must be a sequence of integers, got {raw!r}")
     try:
-        values = tuple(raw)  # type: ignore[call-overload]
+        values = tuple(cast(Iterable[Any], raw))
     except TypeError:
         raise ShapeError(f"a cell must be a sequence of integers, got {raw!r}") from None
     out = []
@@ -347,21 +348,35 @@ def _parse_cells(text: str, dim: int | None) -> list[Cell]:
     return cells
 
 
-def quarter_turn(cells: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+def plane(cells: Iterable[Cell]) -> tuple[tuple[int, int], ...]:
+    """2D cells as (row, column) pairs, sorted.
+
+    Raises:
+        ShapeError: a cell that is not 2D.
+    """
+    out = []
+    for cell in cells:
+        if len(cell) != 2:
+            raise ShapeError(f"expected 2D cells, got {cell!r}")
+        out.append((cell[0], cell[1]))
+    return tuple(sorted(out))
+
+
+def quarter_turn(cells: Iterable[Cell]) -> tuple[tuple[int, int], ...]:
     """2D cells (row, column) turned a quarter clockwise, normalised:
     (row, col) -> (col, rows - 1 - row), sorted."""
-    cells = list(cells)
-    rows = max(r for r, _ in cells) + 1
-    return tuple(sorted((c, rows - 1 - r) for r, c in cells))
+    pairs = plane(cells)
+    rows = max(r for r, _ in pairs) + 1
+    return tuple(sorted((c, rows - 1 - r) for r, c in pairs))
 
 
-def lying(cells: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+def lying(cells: Iterable[Cell]) -> tuple[tuple[int, int], ...]:
     """2D cells turned, if need be, so that they are no taller than wide (a block drawn
     small lies down), sorted; ``cells`` start at (0, 0)."""
-    cells = list(cells)
-    rows = max(r for r, _ in cells) + 1
-    cols = max(c for _, c in cells) + 1
-    return quarter_turn(cells) if rows > cols else tuple(sorted(cells))
+    pairs = plane(cells)
+    rows = max(r for r, _ in pairs) + 1
+    cols = max(c for _, c in pairs) + 1
+    return quarter_turn(pairs) if rows > cols else pairs
 
 
 def format_cells(labels: Mapping[Cell, str], empty: str = EMPTY) -> str:

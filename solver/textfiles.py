@@ -43,7 +43,7 @@ def read_text(path: str | Path, error: type[Exception], *, max_bytes: int = MAX_
 def parse_toml(text: str, source: str, error: type[Exception]) -> dict[str, Any]:
     """TOML text as a dict, or ``error`` naming ``source`` (with TOML's line and column)."""
     try:
-        return tomllib.loads(text)
+        return dict(tomllib.loads(text))
     except tomllib.TOMLDecodeError as err:
         raise error(f"{source}: not valid TOML: {err}") from None
     except RecursionError:

@@ -36,6 +36,9 @@ from solver import counter
 from solver.errors import TempleforgeError
 from solver.puzzle import Mode, Puzzle, Solution, canonical_key, solution_from_indices, symmetry_action
 
+#: The OR-Tools version results record (its package does not declare the attribute to type checkers).
+ORTOOLS_VERSION: str = getattr(ortools, "__version__", "unknown")
+
 
 class Engine(Enum):
     """Which search answers.
@@ -75,7 +78,7 @@ class Stats:
     workers: int = 1
     seed: int = 0
     time_limit: float | None = None
-    ortools: str = ortools.__version__
+    ortools: str = ORTOOLS_VERSION
 
     def as_json(self) -> dict[str, object]:
         return {

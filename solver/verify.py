@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from solver.errors import ShapeError
 from solver.pieces import Piece
@@ -39,8 +40,8 @@ class Verdict:
 
 def _pair(item: object) -> tuple[str, list[object]]:
     if hasattr(item, "piece") and hasattr(item, "cells"):
-        return item.piece, list(item.cells)  # type: ignore[attr-defined]
-    name, cells = item  # type: ignore[misc]
+        return str(item.piece), list(item.cells)
+    name, cells = cast(tuple[str, Iterable[object]], item)
     return name, list(cells)
 
 

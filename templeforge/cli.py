@@ -30,8 +30,9 @@ EXIT = {
     "closed pipe": 141,  # standard output's reader went away (| head): no message
 }
 
-#: The commands, each a module of the same name under ``templeforge.commands``.
-COMMANDS = ("build", "shapes", "solve", "generate", "verify", "show", "pdf", "cad", "stones")
+#: The commands, each a module of the same name under ``templeforge.commands``; the games'
+#: own commands follow them (``generators.contract.Game.commands``).
+COMMANDS = ("build", "shapes", "solve", "generate", "verify", "show", "pdf", "cad")
 
 
 def one_line(message: str) -> str:
@@ -60,8 +61,8 @@ class LazyGroup(click.Group):
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in self.lazy:
-            module = importlib.import_module(f"templeforge.commands.{name}")
-            return module.command
+            command: click.Command = importlib.import_module(f"templeforge.commands.{name}").command
+            return command
         return super().get_command(ctx, name)
 
 
@@ -75,8 +76,25 @@ def _closed_pipe() -> None:
     sys.exit(EXIT["closed pipe"])
 
 
+def game_commands() -> dict[str, str]:
+    """The registered games' own commands: name -> module path."""
+    from generators import GAMES
+
+    return {name: path for g in GAMES.values() for name, path in g.commands}
+
+
 class Main(LazyGroup):
     """The top group: every error becomes one line and a documented exit status."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return super().list_commands(ctx) + [n for n in game_commands() if n not in self.lazy]
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        own = game_commands()
+        if name not in self.lazy and name in own:
+            game_command: click.Command = importlib.import_module(own[name]).command
+            return game_command
+        return super().get_command(ctx, name)
 
     def invoke(self, ctx: click.Context) -> Any:
         # click itself turns a closed pipe into exit 1, which here means "failed"

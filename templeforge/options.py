@@ -12,6 +12,25 @@ import click
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+class GameChoice(click.Choice):  # type: ignore[type-arg]
+    """The registered games' names (and ``extra`` words such as ``all``), read from the
+    registry each time, so that a game registered after import is a choice too."""
+
+    def __init__(self, extra: Sequence[str] = ()) -> None:
+        self.extra = tuple(extra)
+        super().__init__([], case_sensitive=True)
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        from generators import GAMES
+
+        return (*GAMES, *self.extra)
+
+    @choices.setter
+    def choices(self, value: Sequence[str]) -> None:  # click sets it in __init__; the registry rules
+        pass
+
+
 def seed_option(help: str = "Random seed.") -> Callable[[F], F]:
     return click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True, help=help)
 

@@ -50,7 +50,7 @@ class Mesh:
         if not len(self.triangles):
             return False
         t = self.triangles
-        edges = Counter()
+        edges: Counter[tuple[int, int]] = Counter()
         for i, j in ((0, 1), (1, 2), (2, 0)):
             edges.update(zip(t[:, i].tolist(), t[:, j].tolist()))
         return all(n == 1 and edges.get((b, a)) == 1 for (a, b), n in edges.items())

@@ -47,7 +47,8 @@ def loops(cells: Iterable[Cell]) -> list[list[tuple[tuple[int, int], tuple[int, 
             options = edges[here]
             if len(options) > 1 and came is not None:
                 # where two cells meet only at a corner, turn left: each loop stays simple
-                options.sort(key=lambda e: _turn(came, e[1]))
+                turned_from = came
+                options.sort(key=lambda e: _turn(turned_from, e[1]))
             end, normal = options.pop(0)
             if not options:
                 del edges[here]

@@ -44,8 +44,8 @@ PARAMETERS = (
               "multiple of the layer height"),
     Parameter("bottom_chamfer", 0.4, "mm", 0.0, 1.0, "counters elephant foot (0.3-0.5 mm suits most printers)"),
     Parameter("top_fillet", 0.6, "mm", 0.0, 2.0, "softens the top edges a hand touches"),
-    Parameter("stone_size", 30.0, "mm", 20.0, 60.0, "a Shifting Stones tile's side: its symbol reads across the "
-              "table, and nine fit a hand's span"),
+    Parameter("stone_size", 30.0, "mm", 20.0, 60.0, "a square tile's side (a stone): its symbol reads across "
+              "the table, and nine fit a hand's span"),
     Parameter("stone_thickness", 5.0, "mm", 3.0, 12.0, "a stone thick enough to pick up and to carry a symbol on "
               "each face"),
     Parameter("text_size", 5.0, "mm", 2.0, 20.0, "cap height of numbers and labels"),

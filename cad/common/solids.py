@@ -35,7 +35,15 @@ def fuse(solids: Sequence[cq.Shape]) -> cq.Shape:
 
 def section(shape: cq.Shape, z: float) -> cq.Shape:
     """The shape cut by the plane at height ``z``: faces."""
-    return cq.Workplane().add(shape).section(z).val()
+    return val(cq.Workplane().add(shape).section(z))
+
+
+def val(work: cq.Workplane) -> cq.Shape:
+    """The one shape a workplane holds (``Workplane.val`` is typed as any of its kinds)."""
+    shape = work.val()
+    if not isinstance(shape, cq.Shape):
+        raise TypeError(f"expected a shape, got {type(shape).__name__}")
+    return shape
 
 
 def mesh(shape: cq.Shape, tolerance: float = 0.02, angular: float = 0.2) -> Mesh:

@@ -112,13 +112,14 @@ def game_of(data: Any, source: str, known: Sequence[str]) -> str:
     if game not in known:
         raise DeckError(f"{source}: game: expected one of {', '.join(map(json.dumps, known))}, "
                         f"got {json.dumps(game)}")
-    return game
+    return str(game)
 
 
 @cache
 def load_schema(package: str, name: str = "deck.schema.json") -> dict[str, Any]:
     """A game's JSON Schema, shipped as package data beside its code."""
-    return json.loads(resources.files(package).joinpath(name).read_text("utf-8"))
+    schema: dict[str, Any] = json.loads(resources.files(package).joinpath(name).read_text("utf-8"))
+    return schema
 
 
 def field_path(parts: Sequence[object]) -> str:

@@ -203,4 +203,4 @@ def spearman(xs: Sequence[float], ys: Sequence[float]) -> float | None:
     syy = sum((b - my) ** 2 for b in ry)
     if sxx == 0 or syy == 0:
         return None
-    return sxy / (sxx * syy) ** 0.5
+    return float(sxy / (sxx * syy) ** 0.5)

@@ -82,7 +82,7 @@ def choice(name: str, choices: Sequence[str], default: str, help: str) -> Option
     def read(value: Any, label: str) -> str:
         if value not in choices:
             raise RequestError(f"{label}: expected one of {', '.join(choices)}, got {value!r}")
-        return value
+        return str(value)
     return Option(name, read, default, help, metavar="|".join(choices), choices=tuple(choices))
 
 

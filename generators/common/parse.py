@@ -66,7 +66,7 @@ def parse_int(value: Any, name: str, *, low: int | None = None, high: int | None
         raise RequestError(f"{name}: expected at least {low}, got {value}")
     if high is not None and value > high:
         raise RequestError(f"{name}: expected at most {high}, got {value}")
-    return value
+    return int(value)
 
 
 def parse_float(value: Any, name: str, *, low: float | None = None, high: float | None = None,
@@ -84,7 +84,7 @@ def parse_float(value: Any, name: str, *, low: float | None = None, high: float 
         raise RequestError(f"{name}: expected {'more than' if low_open else 'at least'} {low:g}, got {value:g}")
     if high is not None and value > high:
         raise RequestError(f"{name}: expected at most {high:g}, got {value:g}")
-    return value
+    return float(value)
 
 
 def parse_bool(value: Any, name: str) -> bool:

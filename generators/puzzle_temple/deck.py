@@ -274,9 +274,9 @@ def deck_from_json(data: Any, source: str = "<deck>") -> Deck:
             faces.append(Face(face["die"], names, solution, face.get("solutions"), face.get("difficulty")))
         cards.append(Card(card_id, lock.normalized(), tuple(faces)))
     if unknown and not listed:
-        names = list(unknown.items())
-        problems.extend(f"{where}: unknown block {name!r}" for name, where in names[:12])
-        more = f" (and {len(names) - 12} more unknown names)" if len(names) > 12 else ""
+        named = list(unknown.items())
+        problems.extend(f"{where}: unknown block {name!r}" for name, where in named[:12])
+        more = f" (and {len(named) - 12} more unknown names)" if len(named) > 12 else ""
         problems.append(f"each unknown name is given once{more}: list the deck's own pictures under "
                         f"'blocks', or name library pieces (`templeforge shapes` lists them)")
     if problems:

@@ -187,7 +187,7 @@ def _choose_faces(candidate: Candidate, usage: Counter[str], tier: Tier | None,
     left = list(candidate.options)
     while len(picked) < FACES:
         def cost(o: Option) -> tuple[float, tuple[str, ...]]:
-            c = sum(usage[b] + added[b] for b in o.blocks)
+            c: float = sum(usage[b] + added[b] for b in o.blocks)
             if aim is not None:
                 mean = (sum(p.difficulty for p in picked) + o.difficulty) / (len(picked) + 1)
                 c += 4 * abs(mean - aim)
@@ -325,16 +325,16 @@ def generate(spec: Spec, progress: Any = None) -> Deck:
                     chosen = select(spec, pool, bounds) if spec.like is None else like.select_like(spec, pool)
                     selected = len(pool)
     if len(chosen) < spec.cards:
-        made = len(chosen) if len(pool) >= spec.cards else len(pool)
+        cards_made = len(chosen) if len(pool) >= spec.cards else len(pool)
         why = (f"only {len(pool)} distinct locks had {FACES} block sets that tile them"
                if len(pool) < spec.cards else
                f"the {len(pool)} usable locks could not meet the difficulty target "
                f"{grading.target_text(spec.difficulty)} for every card")
         effort = f"{tried} random locks" + (f" and {designed} CP-SAT designs" if spec.design_budget else "")
         raise DeckShortfall(
-            f"made {made} of {spec.cards} cards: after {effort} (the budget), {why}; "
+            f"made {cards_made} of {spec.cards} cards: after {effort} (the budget), {why}; "
             f"raise attempts or designs, widen lock-cells or lock-size, or relax the difficulty target"
-            + (" or uniqueness" if spec.unique else ""), made, spec.cards)
+            + (" or uniqueness" if spec.unique else ""), cards_made, spec.cards)
     return _deck(spec, chosen, bounds)
 
 

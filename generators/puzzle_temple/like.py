@@ -154,7 +154,7 @@ def read_reference(value: Any, label: str) -> Reference:
 def matched(chosen: Chosen, reference: Reference, cards: int) -> bool:
     """Whether the chosen cards fill every bin's share exactly, or come within ``AIM`` of
     the reference's difficulties (a small reference cannot come closer than its steps)."""
-    from generators.puzzle_temple.generate import FACES
+    from generators.puzzle_temple.spec import FACES
 
     got = Counter(reference.bin_of(o.difficulty) for _, options, _ in chosen for o in options)
     return got == reference.targets(cards * FACES) or distance(chosen, reference) <= AIM
@@ -169,7 +169,8 @@ def distance(chosen: Chosen, reference: Reference) -> float:
 def select_like(spec: Spec, pool: Sequence[Candidate]) -> Chosen:
     """Cards from the pool whose faces fill the reference's bins and unique share (see the
     module docstring); possibly fewer than asked for."""
-    from generators.puzzle_temple.generate import FACES, rebalance
+    from generators.puzzle_temple.generate import rebalance
+    from generators.puzzle_temple.spec import FACES
 
     reference = spec.like
     assert reference is not None  # only called for a --like request
@@ -194,10 +195,13 @@ def select_like(spec: Spec, pool: Sequence[Candidate]) -> Chosen:
             left = list(c.options)
             while len(picked) < FACES:
                 open_values = [values[k] for k in range(len(values)) if need[k] - taken[k] > 0] or list(values)
-                pick = min(left, key=lambda o, taken=taken, added=added, uniques=uniques, open_values=open_values: (
-                    min(abs(o.difficulty - v) for v in open_values),
-                    0 if (o.solutions == 1) == (want_unique - uniques > 0) else 1,
-                    sum(usage[b] + added[b] for b in o.blocks), o.blocks))
+                def cost(o: Option, added: Counter[str] = added, uniques: int = uniques, want_unique: int = want_unique,
+                         open_values: list[float] = open_values) -> tuple[float, int, int, tuple[str, ...]]:
+                    return (min(abs(o.difficulty - v) for v in open_values),
+                            0 if (o.solutions == 1) == (want_unique - uniques > 0) else 1,
+                            sum(usage[b] + added[b] for b in o.blocks), o.blocks)
+
+                pick = min(left, key=cost)
                 picked.append(pick)
                 left.remove(pick)
                 taken[bins[id(pick)]] += 1

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from ortools.sat.python import cp_model
 
 from solver.pieces import Piece
-from solver.puzzle import Puzzle
+from solver.puzzle import Mode, Puzzle
 from solver.shapes import Cell, Shape, adjacent
 from solver.tiling import keeping_sigint
 
@@ -64,7 +64,7 @@ class LockModel:
         self.work = work
         # every way each block lies in the box: the puzzle's own placements of the box
         in_box: dict[str, list[tuple[Cell, ...]]] = {b.name: [] for b in self.blocks}
-        for p in Puzzle(Shape(frozenset(self.box)), self.blocks, flips=flips, mode="subset").placements():
+        for p in Puzzle(Shape(frozenset(self.box)), self.blocks, flips=flips, mode=Mode.SUBSET).placements():
             in_box[p.piece].append(p.cells)
         self.placements: list[list[tuple[Cell, ...]]] = [sorted(in_box[b.name]) for b in self.blocks]
         self.height, self.width = height, width
@@ -151,8 +151,8 @@ class LockModel:
         # extract
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return None
-        cells = frozenset(c for c in self.box if solver.boolean_value(lock[c]))
+        chosen: frozenset[tuple[int, ...]] = frozenset(c for c in self.box if solver.boolean_value(lock[c]))
         sets = [tuple(blocks[b].name for b in range(len(blocks)) if solver.boolean_value(uses[f, b]))
                 for f in range(faces)]
-        return Shape(cells).normalized(), sets
+        return Shape(chosen).normalized(), sets
 

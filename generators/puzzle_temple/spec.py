@@ -92,8 +92,10 @@ def _min_fill(value: Any, label: str) -> float:
 
 
 def _difficulty(value: Any, label: str) -> dict[grading.Tier, int] | None:
-    if isinstance(value, Mapping) or value is None:
-        return value  # already read
+    if value is None:
+        return None
+    if isinstance(value, Mapping):
+        return dict(value)  # already read
     return grading.parse_target(value, label)
 
 

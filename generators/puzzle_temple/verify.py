@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from generators.common import grading
 from generators.common.errors import RequestError
@@ -44,8 +45,6 @@ MAX_RATING_STATES = 20_000
 #: scale a hand-written deck is read against. A test holds this to a fresh default deck.
 DEFAULT_TIER_BOUNDS = (5.46, 5.88)
 
-#: What ``templeforge verify`` says of a deck that passes.
-OK_TEXT = "every face proved and every rule holds"
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,7 +300,10 @@ def tier_problems(deck: Deck) -> list[str]:
     want = grading.tier_counts(len(deck.cards), target)
     if all(have.get(t, 0) == want.get(t, 0) for t in Tier):
         return []
-    show = lambda counts: ", ".join(f"{t.value} {counts.get(t, 0)}" for t in Tier)  # noqa: E731
+
+    def show(counts: Mapping[Any, int]) -> str:
+        return ", ".join(f"{t.value} {counts.get(t, 0)}" for t in Tier)
+
     return [f"the deck asks for difficulty {wanted} ({show(want)}) but its cards are {show(have)}"]
 
 

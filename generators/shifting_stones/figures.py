@@ -92,7 +92,7 @@ def card_table(deck: Deck, check: DeckCheck) -> Table:
                      str(k.rated) if k.rated is not None and card.points is None else ""))
     columns = ("card", "window", "points", "difficulty", "shown", "max", "would earn")
     if all(c.points is not None for c in deck.cards):
-        columns, rows = columns[:-1], [r[:-1] for r in rows]
+        return Table(columns[:-1], tuple(r[:-1] for r in rows), "><>>>>")
     return Table(columns, tuple(rows), "><>>>>>")
 
 

@@ -183,9 +183,9 @@ def generate(spec: Spec, progress: Callable[[int, int], None] | None = None) -> 
                         f"{len(pool)} distinct feasible patterns of {lo}-{hi} stones with tiles "
                         f"{spec.tiles.title}; raise attempts, widen stones, or ask for fewer cards",
                         len(pool), spec.cards)
-    made = sorted(points(spec, choose(spec, pool)), key=lambda cp: (cp[1], cp[0].measure.difficulty,
-                                                                   cp[0].index))
+    priced = sorted(points(spec, choose(spec, pool)), key=lambda cp: (cp[1], cp[0].measure.difficulty,
+                                                                     cp[0].index))
     cards = tuple(Card(number, c.pattern, p, c.measure.difficulty, c.measure.shown, c.measure.max)
-                  for number, (c, p) in enumerate(made, start=1))
+                  for number, (c, p) in enumerate(priced, start=1))
     return Deck(cards, spec.tiles, spec.seed, spec.parameters(), deckfile.versions())
 

@@ -42,8 +42,6 @@ SIDE = 3
 DEFAULT_POINT_BOUNDS: tuple[tuple[int, float], ...] = ((1, 4.925), (2, 6.406), (3, 7.59))
 DEFAULT_TOP = 5
 
-#: What ``templeforge verify`` says of a deck that passes.
-OK_TEXT = "every pattern feasible, distinct and measured again; every rule holds"
 
 #: Difficulty is stored to three decimals.
 TOLERANCE = 0.0005 + 1e-9

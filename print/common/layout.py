@@ -339,10 +339,10 @@ def impose(count: int, s: Settings) -> Imposition:
     best = max(plans, key=lambda p: p.count)  # max keeps the first of equals: portrait first
     if best.count == 0:
         w, h = needed(s)
-        fold = " (and gutter-fold needs room for two, its back beside it across the fold)" \
+        room = " (and gutter-fold needs room for two, its back beside it across the fold)" \
             if s.duplex == "gutter" else ""
         raise RequestError(f"size: {s.card} cards with {s.bleed:g} mm bleed do not fit on {s.paper} paper "
-                           f"inside a {s.margin:g} mm margin: one needs {w:.1f} x {h:.1f} mm of paper{fold}")
+                           f"inside a {s.margin:g} mm margin: one needs {w:.1f} x {h:.1f} mm of paper{room}")
     slot_w, slot_h = s.card.width + 2 * s.bleed, s.card.height + 2 * s.bleed
     cells = _grid(best.area, slot_w, slot_h, GAP, best.cols, best.rows)
     pages: list[Sheet] = []
@@ -351,7 +351,7 @@ def impose(count: int, s: Settings) -> Imposition:
         cards = range(i * best.count, min(count, (i + 1) * best.count))
         fronts = tuple(_slot(k, cell, s) for k, cell in zip(cards, cells))
         backs: tuple[Slot, ...] = ()
-        fold = None
+        fold: Segment | None = None
         if best.fold == "vertical":
             backs = tuple(_slot(k, cell.mirrored_x(best.fold_at), s) for k, cell in zip(cards, cells))
             fold = Segment(best.fold_at, best.area.y, best.fold_at, best.area.y1)
@@ -364,12 +364,12 @@ def impose(count: int, s: Settings) -> Imposition:
         pages.append(Sheet(len(pages) + 1, kind, best.width, best.height, fronts, backs, marks, best.info, fold,
                            best.printable))
         if s.duplex in ("long", "short"):
-            dx, dy = s.back_offset
-            turned = tuple(Slot(sl.card, *(behind(b, s.duplex, best.width, best.height).shifted(dx, dy).rounded()
-                                           for b in (sl.trim, sl.bleed, sl.safe)))
-                           for sl in fronts)
-            info = behind(best.info, s.duplex, best.width, best.height)
-            if any(info.overlaps(sl.bleed) for sl in turned):
+            def moved(b: Box, dx: float = s.back_offset[0], dy: float = s.back_offset[1]) -> Box:
+                return behind(b, s.duplex, best.width, best.height).shifted(dx, dy).rounded()
+
+            turned = tuple(Slot(sl.card, moved(sl.trim), moved(sl.bleed), moved(sl.safe)) for sl in fronts)
+            info: Box | None = behind(best.info, s.duplex, best.width, best.height)
+            if info is not None and any(info.overlaps(sl.bleed) for sl in turned):
                 info = None
             pages.append(Sheet(len(pages) + 1, "backs", best.width, best.height, (), turned, (), info, None,
                                best.printable))

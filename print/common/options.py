@@ -43,8 +43,8 @@ def _offset(value: Any, name: str) -> tuple[float, float]:
 
 
 OPTIONS = (
-    Option("size", _size, "auto", "card size: auto (the smallest preset that holds every card; Shifting Stones: "
-           "poker), `poker` 63.5 x 88.9, "
+    Option("size", _size, "auto", "card size: auto (the game's own choice: the smallest preset that holds every "
+           "card, or the game's usual size), `poker` 63.5 x 88.9, "
            "`bridge` 57.15 x 88.9, `tarot` 70 x 120, `mini-euro` 44 x 68, `square` 70 x 70, `a6` 105 x 148, `a5` "
            "148 x 210 (mm), `NAME-landscape`, or `WxH` in mm", metavar="auto|NAME|WxH"),
     Option("paper", parse_paper, "a4", "paper: `a4`, `letter`, `a3` or `tabloid`; the page is turned whichever way "
@@ -62,11 +62,12 @@ OPTIONS = (
     Option("margin", lambda v, n: parse.parse_float(v, n, low=0, high=30), 5.0,
            "the paper's unprintable margin, in mm (0-30): nothing is drawn in it", metavar="MM", default_text="5"),
     Option("pitch", lambda v, n: parse.parse_float(v, n, low=MIN_PITCH, high=MAX_PITCH), 15.0,
-           f"Puzzle Temple: the cell of the printed lock and of the paper blocks, in mm ({MIN_PITCH:g}-{MAX_PITCH:g})",
+           f"the cell of a printed grid and of paper pieces, for games that draw pieces at scale, in mm "
+           f"({MIN_PITCH:g}-{MAX_PITCH:g})",
            metavar="MM", default_text="15"),
     Option("players", lambda v, n: parse.parse_int(v, n, low=0, high=MAX_PLAYERS), 4,
-           f"Puzzle Temple: player sets of paper blocks (0: no blocks.pdf); Shifting Stones: reference cards "
-           f"(0-{MAX_PLAYERS})", metavar="N"),
+           f"players: a game prints a set of paper pieces or a reference card for each (0-{MAX_PLAYERS}; 0: "
+           f"none)", metavar="N"),
     Option("out", lambda v, n: str(v), OUT, "output folder", metavar="DIR", default_text="output/GAME/",
            path=True, recorded=False),
 )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 
 from reportlab.lib.colors import HexColor
@@ -44,7 +44,7 @@ def _register_fonts() -> None:
 def text_width(text: str, size: float, bold: bool = False) -> float:
     """The width of ``text`` in mm at ``size`` points."""
     _register_fonts()
-    return pdfmetrics.stringWidth(text, BOLD if bold else SANS, size) / MM
+    return float(pdfmetrics.stringWidth(text, BOLD if bold else SANS, size)) / MM
 
 
 def _pt(value: float) -> float:
@@ -286,13 +286,13 @@ class Document:
         c.showPage()
         self.pages += 1
 
-    def sheet(self, sheet: Sheet) -> Iterator[Pen]:
+    def sheet(self, sheet: Sheet) -> AbstractContextManager[Pen]:
         """A page for an imposed sheet, boxed around its cards."""
         return self.page(sheet.width, sheet.height, sheet.trim_box() if sheet.slots else None,
                          sheet.bleed_box() if sheet.slots else None)
 
     def data(self) -> bytes:
-        return self.canvas.getpdfdata()
+        return bytes(self.canvas.getpdfdata())
 
 
 def _within(box: Box, outer: Box) -> Box:

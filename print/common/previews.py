@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -90,7 +90,8 @@ def write_pngs(images: Sequence[Image.Image], folder: Path, stem: str) -> list[t
 DPI = 100  #: preview resolution: a 36-card deck's pages in a few seconds, cells still sharp
 
 
-def previews(pdfs: dict[str, bytes], imposition: object, labels: Sequence[str], dpi: float = DPI) -> dict[str, bytes]:
+def previews(pdfs: Mapping[str, bytes], imposition: object, labels: Sequence[str],
+             dpi: float = DPI) -> dict[str, bytes]:
     """PNG files for every page of every PDF (``previews/cards-01.png`` ...) and
     ``previews/contact-sheet.png`` of the card fronts of ``cards.pdf``, laid out by
     ``imposition``."""

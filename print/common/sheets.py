@@ -169,7 +169,7 @@ def _scale(pen: Pen, x: float, y: float, offset: tuple[float, float]) -> None:
 
 
 def deck_title(game: str, seed: int | None, path: object) -> str:
-    """The name a deck's sheets carry: ``Puzzle Temple - deck.json (seed 0)``."""
+    """The name a deck's sheets carry: ``<game's title> - deck.json (seed 0)``."""
     from pathlib import Path
 
     made = f"seed {seed}" if seed is not None else "hand-written"

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import click
 
-from generators import GAMES  # names only: the registry imports nothing heavy
+from generators import DEFAULT, GAMES  # names only: the registry imports nothing heavy
+from generators.contract import Game
+from templeforge.options import GameChoice
 from templeforge.terminal import plural
-
-GAME_NAMES = (*GAMES, "all")
 
 
 @click.command()
-@click.option("--game", type=click.Choice(GAME_NAMES), default="puzzle-temple", show_default=True,
+@click.option("--game", type=GameChoice(["all"]), default=DEFAULT, show_default=True,
               help="The game to build, or all of them.")
 @click.option("--profile", metavar="FILE.toml", help="Settings for every stage, in [generate], [pdf] and [cad] "
               "sections; options given here win over it.")
@@ -55,7 +55,7 @@ def build(game: str, profile: str | None, seed: int | None, out: str, jobs: int,
     chosen = [game_settings(GAMES[name], sections, where, folder, seed=seed, jobs=jobs) for name in games]
     root = Path(out)
     for settings in chosen:
-        _check_folder(root / settings.game.name)
+        _check_folder(root / settings.game.name, settings.game)
     for settings in chosen:
         name = settings.game.name
         command = canonical(name, profile, seed)
@@ -85,20 +85,28 @@ def canonical(game: str, profile: str | None, seed: int | None) -> str:
     return shlex.join(words)
 
 
-#: What a build (or the generate, pdf and cad commands with their default --out) puts in a
-#: game's folder; a build replaces the folder whole, so anything else there is refused.
-OWNED = {"deck.json", "cards.pdf", "answers.pdf", "blocks.pdf", "stones.pdf", "calibration.pdf", "models", "previews",
-         "report.html", "manifest.json", "build.json"}
+#: What a build (or the pdf and cad commands with their default --out) puts in any game's
+#: folder, besides the game's deck and PDFs.
+OWNED = {"models", "previews", "report.html", "manifest.json", "build.json"}
 
 
-def _check_folder(folder: Path) -> None:
+def owned(game: Game) -> set[str]:
+    """The names a build of ``game`` makes in its folder; a build replaces the folder whole,
+    so anything else there is refused."""
+    from print import paper_of
+
+    return OWNED | {game.load_rules().DECK_NAME} | {name for name, _ in paper_of(game).FILES}
+
+
+def _check_folder(folder: Path, game: Game) -> None:
     """A build replaces its folder whole: refuse one that holds anything a build would not
     make, naming it."""
     from generators.common.files import OutputError
 
+    mine = owned(game)
     if folder.exists() and not folder.is_dir():
         raise OutputError(f"{folder}: cannot build there: it is a file")
-    foreign = sorted(p.name for p in folder.iterdir() if p.name not in OWNED) if folder.is_dir() else []
+    foreign = sorted(p.name for p in folder.iterdir() if p.name not in mine) if folder.is_dir() else []
     if foreign:
         shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
         raise OutputError(f"{folder}/ holds {shown}, which a build does not make (a build replaces the folder "

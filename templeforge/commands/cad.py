@@ -27,7 +27,7 @@ PRINTER_NAMES = ("bambu-x1", "bambu-p1", "bambu-a1", "bambu-a1-mini", "prusa-mk4
 @click.option("--settings", metavar="FILE.toml", help="Physical settings (pitch, clearance, depths, ...); "
               "`templeforge cad --print-settings` prints every one with its unit and reason.")
 @click.option("--players", type=click.IntRange(1, 12), default=4, show_default=True,
-              help="Player sets of blocks (Puzzle Temple; Shifting Stones has one set of stones).")
+              help="Player sets of the pieces each player has (a game with one shared set ignores it).")
 @click.option("--out", metavar="DIR", default="output/{game}/models", show_default=True, help="Output folder.")
 @click.option("--slice", "slice_", is_flag=True,
               help="Also slice every plate with PrusaSlicer's command line (Debian: prusa-slicer) and check "
@@ -43,11 +43,8 @@ def cad(deck_file: str, profile: str, printer: str, slicer: str, settings: str |
     Bambu Studio and OrcaSlicer (or, with --slicer prusa, PrusaSlicer) open with every
     part's filament and the NO-AMS colour change in place.
 
-    Puzzle Temple: blocks are their cells shrunk by half the clearance; each card's pocket
-    is its lock grown by the clearance, so every stored solution fits (the tests prove it).
-    Shifting Stones: the nine double-sided stones, each face's symbol cut into its side
-    (NO-AMS: two colour changes make the symbols show) or inlaid in ink (AMS), and a
-    preview of each stone from above and turned over.
+    Pieces are their shapes shrunk by half the clearance and every pocket, hole or tray is
+    grown by it, so every stored solution fits (the tests prove it).
 
     With --slice, PrusaSlicer slices every plate (0.2 mm layers, 15% infill, its generic
     printer) and the G-code is read back: each part must extrude from the extruder its file
@@ -58,7 +55,7 @@ def cad(deck_file: str, profile: str, printer: str, slicer: str, settings: str |
 
     Example:
 
-        templeforge cad output/puzzle-temple/deck.json --printer bambu-a1-mini --profile no-ams
+        templeforge cad output/GAME/deck.json --printer bambu-a1-mini --profile no-ams
     """
     from cad.common.profile import Physical, load_settings, settings_toml
     from cad.common.profile import printer as find_printer
@@ -83,10 +80,10 @@ def cad(deck_file: str, profile: str, printer: str, slicer: str, settings: str |
     from cad import kit_files, kit_steps
 
     started = time.perf_counter()
-    with click.progressbar(length=kit_steps(info.package, deck), label="building parts", file=sys.stderr,
+    with click.progressbar(length=kit_steps(info, deck), label="building parts", file=sys.stderr,
                            show_pos=True) as bar:
-        files, lines = kit_files(info.package, deck, physical=ph, bed=bed, players=players, profile=profile,
-                                 slicer=slicer, progress=lambda _: bar.update(1 if bar.pos < bar.length else 0))
+        files, lines = kit_files(info, deck, physical=ph, bed=bed, players=players, profile=profile,
+                                 slicer=slicer, progress=lambda _: bar.update(1 if bar.pos < (bar.length or 0) else 0))
     if slice_:
         lines += _sliced(files, (bed.width, bed.depth), ph.density)
     written = write_files(folder, files)

@@ -9,7 +9,8 @@ from typing import Any
 
 import click
 
-from generators import GAMES, GameInfo
+from generators import GAMES
+from generators.contract import Game, Rules
 from templeforge.cli import LazyGroup
 from templeforge.options import declared, profile_option
 from templeforge.terminal import plural
@@ -24,38 +25,48 @@ class Games(LazyGroup):
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         return game_command(GAMES[name]) if name in GAMES else None
 
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The help, its example naming the default game (every game takes --seed)."""
+        import inspect
 
-def game_command(info: GameInfo) -> click.Command:
-    spec = info.module("spec")
+        from generators import DEFAULT
 
-    @click.command(info.name, help=_help(info, spec), short_help=info.summary)
+        template = self.help or ""
+        self.help = inspect.cleandoc(template).replace(
+            "{example}", f"templeforge generate {DEFAULT} --seed 7")
+        try:
+            super().format_help_text(ctx, formatter)
+        finally:
+            self.help = template
+
+
+def game_command(info: Game) -> click.Command:
+    rules = info.load_rules()
+
+    @click.command(info.name, help=_help(info, rules), short_help=info.summary)
     @profile_option
-    @declared(spec.OPTIONS)
+    @declared(rules.OPTIONS)
     def run(profile: str | None, **given: Any) -> None:
-        run_generate(info, spec, profile, {k: v for k, v in given.items() if v is not None})
+        run_generate(info, rules, profile, {k: v for k, v in given.items() if v is not None})
 
     return run
 
 
-def _help(info: GameInfo, spec: Any) -> str:
-    return (f"{info.summary}\n\n{spec.HELP}\n\nEvery option is also a key of a TOML --profile (with _ for -). "
+def _help(info: Game, rules: Rules) -> str:
+    return (f"{info.summary}\n\n{rules.HELP}\n\nEvery option is also a key of a TOML --profile (with _ for -). "
             f"The same request and seed give the same file, byte for byte. Exit status: 0 written, "
             f"2 an impossible or malformed request (nothing is tried), 3 the budget ran out before the "
-            f"deck was full (nothing is written).\n\nExample:\n\n    templeforge generate {info.name} --seed 7")
+            f"deck was full (nothing is written).\n\nExample:\n\n    templeforge generate {info.name} "
+            f"{rules.EXAMPLE}")
 
 
-def run_generate(info: GameInfo, spec_module: Any, profile: str | None, given: dict[str, Any]) -> None:
+def run_generate(info: Game, rules: Rules, profile: str | None, given: dict[str, Any]) -> None:
     from generators.common.files import output_path
     from generators.common.options import resolve
 
-    resolved = resolve(spec_module.OPTIONS, given, profile)
-    target = output_path(resolved.values["out"], spec_module.DECK_NAME)
-    spec = spec_module.Spec.from_values(resolved.values, resolved.given).checked()
-
-    generate = info.module("generate")
-    verify = info.module("verify")
-    figures = info.module("figures")
-    deck_module = info.module("deck")
+    resolved = resolve(rules.OPTIONS, given, profile)
+    target = output_path(resolved.values["out"], rules.DECK_NAME)
+    spec = rules.spec(resolved.values, resolved.given)
     started = time.perf_counter()
     tty = sys.stderr.isatty()
 
@@ -64,12 +75,15 @@ def run_generate(info: GameInfo, spec_module: Any, profile: str | None, given: d
             click.echo(f"\r{tried} candidates tried, {usable} usable", err=True, nl=False)
 
     try:
-        deck = generate.generate(spec, progress=progress)
+        deck = rules.generate(spec, progress=progress)
     finally:
         if tty:
             click.echo(err=True)
-    written = deck_module.write_deck(deck, target)
-    check = verify.verify_deck(deck_module.read_deck(written))  # the file as written, read back
+    written = rules.write_deck(deck, target)
+    from generators import read_deck
+
+    _, again = read_deck(written)  # the file as written, read back
+    check = rules.verify(again)
     if not check.ok:  # a bug: the generator proves everything it emits
         written.unlink(missing_ok=True)
         raise RuntimeError("the generated deck fails verification: " + "; ".join(check.problems[:3]))
@@ -78,16 +92,17 @@ def run_generate(info: GameInfo, spec_module: Any, profile: str | None, given: d
                f"and verified (seed {spec.seed}, {took:.1f} s)")
     from templeforge.terminal import render
 
-    click.echo(render(figures.summary(deck, check, spec)))
+    click.echo(render(rules.summary(deck, check, spec)))
 
 
 @click.group(cls=Games)
 def generate() -> None:
-    """Generate a deck of proved content for one game.
+    """Generate a deck of proved content for one game: `templeforge generate GAME --help`
+    shows a game's options.
 
     Example:
 
-        templeforge generate puzzle-temple --cards 36 --blocks-per-face 3 --seed 1
+        {example}
     """
 
 

@@ -22,8 +22,8 @@ from templeforge.terminal import plural
               "sheet of the card fronts [default: on]")
 def pdf(deck_file: str, previews: bool, **given: Any) -> None:
     """Write print-and-play PDFs for a deck: cards.pdf (fronts, and backs unless --duplex
-    none), answers.pdf (a solution of every face), blocks.pdf (paper blocks at the cards'
-    pitch), calibration.pdf (with --duplex long or short) and previews/*.png.
+    none), the game's own sheets (an answer key, paper pieces), calibration.pdf (with
+    --duplex long or short) and previews/*.png.
 
     Every card is printed with crop marks; each page's margin carries the deck's name, the
     page number, the ids of its cards and a 100 mm ruler (measure it: if it is not 100 mm,
@@ -32,7 +32,7 @@ def pdf(deck_file: str, previews: bool, **given: Any) -> None:
 
     Example:
 
-        templeforge pdf output/puzzle-temple/deck.json --paper letter --duplex long
+        templeforge pdf output/GAME/deck.json --paper letter --duplex long
     """
     from generators import read_deck
     from generators.common.options import resolve
@@ -40,9 +40,9 @@ def pdf(deck_file: str, previews: bool, **given: Any) -> None:
     given = {k: v for k, v in given.items() if v is not None}
     resolved = resolve(OPTIONS, given)
     info, deck = read_deck(deck_file)
-    from print import deck_files, print_module
+    from print import deck_files, paper_of
 
-    module = print_module(info.package)
+    module = paper_of(info)
     unused = sorted(set(given) - module.USES)
     if unused:
         flags = ", ".join(o.flag for o in OPTIONS if o.name in unused)
@@ -52,7 +52,7 @@ def pdf(deck_file: str, previews: bool, **given: Any) -> None:
 
     output_path(f"{out}/", "cards.pdf")  # can be written, checked before any work
     started = time.perf_counter()
-    files, lines = deck_files(info.package, deck, resolved.values, module.deck_title(deck, deck_file), previews)
+    files, lines = deck_files(info, deck, resolved.values, module.deck_title(deck, deck_file), previews)
     written = write_files(out, files)
     if previews:  # pages of an earlier, longer run would mislead
         for old in sorted((out / "previews").glob("*.png")):

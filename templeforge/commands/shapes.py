@@ -6,7 +6,7 @@ import json
 
 import click
 
-from solver.pieces import PRESETS, is_preset, piece, preset
+from solver.pieces import PRESETS, Piece, is_preset, piece, preset
 from templeforge.options import flips_option, json_option
 
 
@@ -32,7 +32,7 @@ def shapes(names: tuple[str, ...], flips: bool, as_json: bool) -> None:
             for name, members in rows.items():
                 click.echo(f"{name:12} {' '.join(members)}")
         return
-    pieces = []
+    pieces: list[Piece] = []
     for name in names:
         pieces.extend(preset(name, flips) if is_preset(name) else [piece(name)])
     if as_json:

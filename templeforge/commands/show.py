@@ -18,13 +18,13 @@ def show(deck_file: str, card_id: str | None) -> None:
 
     Example:
 
-        templeforge show output/puzzle-temple/deck.json --card 1
+        templeforge show output/GAME/deck.json --card 1
     """
     from generators import read_deck
 
     info, deck = read_deck(deck_file)
     chosen = [deck.card(card_id)] if card_id is not None else list(deck.cards)
-    click.echo(render(info.module("figures").cards(deck, chosen)).lstrip("\n"))
+    click.echo(render(info.load_rules().cards(deck, chosen)).lstrip("\n"))
 
 
 command = show

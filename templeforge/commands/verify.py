@@ -12,36 +12,45 @@ from templeforge.options import time_limit_option
 from templeforge.terminal import plural, render
 
 
-@click.command()
+class VerifyCommand(click.Command):
+    """Its help names what each registered game's verifier checks, read when help is shown
+    (so that loading the command does not load every game)."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from generators import GAMES
+
+        said = "\n\n".join(f"{g.title}: {g.load_rules().VERIFY_HELP}" for g in GAMES.values())
+        import inspect
+
+        template = self.help or ""
+        self.help = inspect.cleandoc(template).replace("{games}", said)
+        try:
+            super().format_help_text(ctx, formatter)
+        finally:
+            self.help = template
+
+
+@click.command(cls=VerifyCommand)
 @click.argument("deck_file", metavar="DECK.json")
 @time_limit_option("Per face; a face not settled in time is 'unknown', never 'unsolvable'.")
 @click.option("--show", "show_all", is_flag=True, help="Draw a solution of every face.")
 @click.option("--tiers-from", metavar="DECK.json",
-              help="Place the cards on this deck's difficulty tiers (Puzzle Temple) or points scale "
-                   "(Shifting Stones); default: the deck's own, else the default deck's.")
+              help="Place the cards on this deck's scale (difficulty tiers, points: the game's); default: "
+                   "the deck's own, else the default one.")
 def verify(deck_file: str, time_limit: float | None, show_all: bool, tiers_from: str | None) -> None:
     """Re-prove every face of a deck and check the deck's rules.
 
-    The deck's `game` says which game's verifier runs; it does not use the generator. For
-    Puzzle Temple: each stored solution is checked cell by cell, each face's solutions are
-    counted again by two searches the generator does not use and its difficulty re-rated;
-    the lock must be connected (hole-free unless the deck allows holes), each card needs six
-    different block sets (dice 1-6), no two locks may be alike, and every recorded
-    parameter must hold. A hand-written deck (faces with only `die` and `blocks`) gets every
-    face solved and drawn.
+    The deck's `game` says which game's verifier runs; it does not use the generator. What
+    each game's verifier checks:
 
-    For Shifting Stones: every window is matched against every grid and its difficulty
-    measured again by a search the generator does not use; windows must be feasible and
-    distinct (no two showing on exactly the same grids), points must never fall as
-    difficulty rises, and the recorded mix and parameters must hold. A hand-written pattern
-    list (windows only) gets each pattern's difficulty and the points it would earn.
+    {games}
 
     Exit status: 0 all proved, 1 a face or rule fails (each named on
     stderr), 2 bad input, 3 a face was not settled within --time-limit.
 
     Example:
 
-        templeforge verify output/puzzle-temple/deck.json
+        templeforge verify output/GAME/deck.json
     """
     from generators import read_deck
 
@@ -53,12 +62,12 @@ def verify(deck_file: str, time_limit: float | None, show_all: bool, tiers_from:
             raise click.UsageError(f"--tiers-from: {tiers_from} is a {other_info.name} deck, "
                                    f"{deck_file} a {info.name} deck")
     started = time.perf_counter()
-    verifier = info.module("verify")
-    check = verifier.verify_deck(deck, time_limit=time_limit, tiers_from=other, tiers_name=tiers_from or "")
+    rules = info.load_rules()
+    check = rules.verify(deck, time_limit=time_limit, tiers_from=other, tiers_name=tiers_from or "")
     took = time.perf_counter() - started
     made = f"generated, seed {deck.seed}" if deck.seed is not None else "hand-written"
     click.echo(f"{deck_file}: {info.title}, {plural(len(deck.cards), 'card')}, {check.counted} ({made})")
-    click.echo(render(info.module("figures").report(deck, check, show_all)))
+    click.echo(render(rules.report(deck, check, show_all)))
     click.echo(f"checked in {took:.1f} s")
     for problem in check.problems:
         click.echo(f"templeforge: FAIL {problem}", err=True)
@@ -69,7 +78,7 @@ def verify(deck_file: str, time_limit: float | None, show_all: bool, tiers_from:
         where = ", ".join(f.where for f in check.unknown[:5])
         click.echo(f"{deck_file}: not settled within the time limit: {where}", err=True)
         sys.exit(EXIT["unknown"])
-    click.echo(f"{deck_file}: OK, {verifier.OK_TEXT}")
+    click.echo(f"{deck_file}: OK, {rules.OK_TEXT}")
 
 
 command = verify

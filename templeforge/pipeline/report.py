@@ -2,10 +2,11 @@
 to read it: images are inline, plots are SVG drawn here, the table sorts with a few lines
 of script). Thumbnails link to the full previews beside it.
 
-The page is made from the game's figures (``generators.<game>.figures.build_report``), the
+The page is made from the game's figures (its rules' ``build_report``) and captions (its
+cad module's ``CAPTIONS``), the
 build's files (previews, ``models/bom.csv``) and its records (the command, versions and
-each stage's time). Only the timings differ between two builds of the same request; they
-sit in ``<section id="timings">``.
+versions). Two builds of the same request give the same page, byte for byte: the stages'
+times are in ``build.json`` only.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from generators.common.figures import Bars, Drawing, Fact, Figure, Histogram, Table
+from generators.contract import Paper
+from templeforge.pipeline.runner import Reported
 
 THUMB = 360  #: the longest side of a thumbnail, in pixels
 
@@ -237,8 +240,8 @@ def bom_html(path: Path) -> str:
     body = []
     for (profile, filament), (parts, grams, on) in sorted(totals.items()):
         body.append((profile, filament, str(int(on)), str(int(parts)), f"{grams:.1f}"))
-    grams = {profile: sum(t[1] for (pr, _), t in totals.items() if pr == profile) for profile in plates}
-    summary = ", ".join(f"{profile}: {len(p)} plates, {grams[profile]:.0f} g" for profile, p in sorted(plates.items()))
+    weight = {profile: sum(t[1] for (pr, _), t in totals.items() if pr == profile) for profile in plates}
+    summary = ", ".join(f"{profile}: {len(p)} plates, {weight[profile]:.0f} g" for profile, p in sorted(plates.items()))
     table = Table(("profile", "filament", "plates", "parts", "grams (solid)"), tuple(body), "<<>>>")
     return (f"<p>{esc(summary)} at most (printed solid; the slicer's infill takes less). "
             f'Per plate: <a href="models/bom.csv">models/bom.csv</a>.</p>' + table_html(table))
@@ -248,8 +251,8 @@ def bom_html(path: Path) -> str:
 
 
 def page(*, title: str, lead: str, verdict: tuple[bool, str], command: str, versions: Mapping[str, str],
-         figures: Sequence[Figure], folder: Path, files: Sequence[str], timings: Sequence[tuple[str, str, str]],
-         links: Sequence[tuple[str, str]]) -> str:
+         figures: Sequence[Figure], folder: Path, files: Sequence[str],
+         links: Sequence[tuple[str, str]], captions: Mapping[str, str]) -> str:
     """The whole report as HTML text."""
     facts, plots, tables = figures_html([f for f in figures if not (isinstance(f, Fact) and
                                                                    f.label == "verification")])
@@ -261,8 +264,6 @@ def page(*, title: str, lead: str, verdict: tuple[bool, str], command: str, vers
     assembled = sorted(n for n in files if n.startswith("models/previews/") and n.count("/") == 2)
     contact = [n for n in files if n.endswith("previews/contact-sheet.png")]
     version_rows = "".join(f"<tr><td>{esc(k)}</td><td>{esc(v)}</td></tr>" for k, v in sorted(versions.items()))
-    timing_rows = "".join(f'<tr><td>{esc(s)}</td><td class="r">{esc(t)}</td><td>{esc(n)}</td></tr>'
-                          for s, t, n in timings)
     link_items = "".join(f'<li><a href="{esc(href)}">{esc(href)}</a>: {esc(what)}</li>' for href, what in links)
     parts = [
         "<!doctype html>", '<html lang="en"><head><meta charset="utf-8">',
@@ -283,56 +284,51 @@ def page(*, title: str, lead: str, verdict: tuple[bool, str], command: str, vers
     if ams or no_ams or assembled:
         parts.append("<h2>3D kit</h2>")
         if assembled:
-            parts.append("<p>A card with face 1's stored solution in its pocket:</p>" + thumbs_html(folder, assembled))
+            parts.append(f"<p>{esc(captions.get('assembled', 'Previews'))}:</p>" + thumbs_html(folder, assembled))
         if ams:
-            parts.append('<p>Every AMS plate (<a href="models/ams/">models/ams/</a>, each part in its own '
-                         "filament), from above:</p>" + thumbs_html(folder, ams))
+            parts.append(f'<p>Every AMS plate (<a href="models/ams/">models/ams/</a>, '
+                         f"{esc(captions.get('ams', 'each part in its own filament'))}), from above:</p>"
+                         + thumbs_html(folder, ams))
         if no_ams:
-            parts.append('<p>Every NO-AMS plate (<a href="models/no-ams/">models/no-ams/</a>, one filament; card '
-                         "plates swap filament at the marks' floor), from above:</p>" + thumbs_html(folder, no_ams))
+            parts.append(f'<p>Every NO-AMS plate (<a href="models/no-ams/">models/no-ams/</a>, '
+                         f"{esc(captions.get('no-ams', 'one filament'))}), from above:</p>"
+                         + thumbs_html(folder, no_ams))
     parts.append("<h2>Bill of materials</h2>" + bom_html(folder / "models" / "bom.csv"))
     parts.append(f"<h2>Reproduce it</h2><pre>{esc(command)}</pre><div class=\"wide\"><table><thead><tr>"
                  f"<th>package</th><th>version</th></tr></thead><tbody>{version_rows}</tbody></table></div>")
-    parts.append(f'<section id="timings"><h2>Stage timings</h2><div class="wide"><table><thead><tr><th>stage</th>'
-                 f'<th class="r">seconds</th><th>note</th></tr></thead><tbody>{timing_rows}</tbody></table></div>'
-                 f"</section>")
+    parts.append("<p>Each stage's time is in <code>build.json</code>, beside this page: the page itself is the "
+                 "same on every build of the same request.</p>")
     parts.append(f"<script>{SCRIPT}</script></main></body></html>")
     return "\n".join(parts) + "\n"
 
 
-LINKS = (("deck.json", "the deck: every card and what was proved of it"),
-         ("cards.pdf", "the cards to print and cut"), ("answers.pdf", "a solution of every face"),
-         ("blocks.pdf", "paper blocks at the cards' pitch"), ("stones.pdf", "the stones on paper, double-sided"),
-         ("calibration.pdf", "the duplex calibration sheet"),
-         ("models/", "STL, 3MF plates (ams/, no-ams/), previews and bom.csv"),
-         ("manifest.json", "every file with its size and SHA-256"))
+def links(paper: Paper) -> tuple[tuple[str, str], ...]:
+    """The files the report lists, each with what it holds (the game's PDFs from its print
+    module)."""
+    return (("deck.json", "the deck: every card and what was proved of it"), *paper.FILES,
+            ("models/", "STL, 3MF plates (ams/, no-ams/), previews and bom.csv"),
+            ("manifest.json", "every file with its size and SHA-256"))
 
 
-def make(folder: Path, settings: Any, records: Mapping[str, Any], command: str) -> bytes:
-    """The report of the build in ``folder`` (its files so far, its stage records)."""
+def make(made: Reported) -> bytes:
+    """The report of the build in ``made.folder`` (its files so far, its stage records)."""
+    from cad import plastic_of
+    from print import paper_of
     from templeforge import __version__
     from templeforge.pipeline.runner import tool_versions
 
-    info = settings.game
-    from templeforge.pipeline.stages import checked
-
-    deck_name = records["generate"].files[0]
-    deck, check = checked(info.package, (folder / deck_name).read_bytes())
-    figures = info.module("figures").build_report(deck, check)
+    info = made.settings.game
+    figures = info.load_rules().build_report(made.deck, made.check)
     verdict = next((f.text for f in figures if isinstance(f, Fact) and f.label == "verification"), "")
+    folder = made.folder
     files = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
     have = set(files)
-    links = [(href, what) for href, what in LINKS if href in have or (href.endswith("/") and
-                                                                        any(n.startswith(href) for n in files))]
-    timings = []
-    for stage in ("generate", "verify", "pdf", "cad"):
-        r = records.get(stage)
-        if r is not None:
-            timings.append((stage, f"{r.seconds:.1f}", "unchanged: kept from the previous build" if r.cached else ""))
-    seed = settings.generate.values.get("seed")
-    lead = (f"{len(deck.cards)} cards, seed {seed}, built by templeforge {__version__}. Everything below comes "
-            f"from the files beside this page.")
-    text = page(title=f"{info.title}: the kit", lead=lead, verdict=(check.ok, verdict), command=command,
+    listed = [(href, what) for href, what in links(paper_of(info))
+              if href in have or (href.endswith("/") and any(n.startswith(href) for n in files))]
+    seed = made.settings.generate.values.get("seed")
+    lead = (f"{len(made.deck.cards)} cards, seed {seed}, built by templeforge {__version__}. Everything below "
+            f"comes from the files beside this page.")
+    text = page(title=f"{info.title}: the kit", lead=lead, verdict=(made.check.ok, verdict), command=made.command,
                 versions=tool_versions(), figures=figures, folder=folder, files=files,
-                timings=timings, links=links)
+                links=listed, captions=plastic_of(info).CAPTIONS)
     return text.encode("utf-8")

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from generators.common.errors import RequestError
+from generators.contract import Check, Deck
 from templeforge import __version__
 from templeforge.pipeline import stages
 from templeforge.pipeline.settings import GameSettings
@@ -68,6 +69,19 @@ class Outcome:
     folder: Path
     records: dict[str, Record]
     command: str
+
+
+@dataclass(frozen=True)
+class Reported:
+    """What the report is made from: the build's folder so far, its settings and records,
+    the canonical command, the deck and the verify stage's check of it."""
+
+    folder: Path
+    settings: GameSettings
+    records: Mapping[str, Record]
+    command: str
+    deck: Deck
+    check: Check
 
 
 class Display:
@@ -200,7 +214,7 @@ class Deferred:
 
 def build_game(settings: GameSettings, out: Path, *, command: str, jobs: int = 1, force: bool = False,
                display: Display | None = None,
-               report: Callable[[Path, GameSettings, dict[str, Record], str], bytes] | None = None) -> Outcome:
+               report: Callable[[Reported], bytes] | None = None) -> Outcome:
     """Build one game's kit into ``out/<game>/``.
 
     Raises:
@@ -256,8 +270,14 @@ def build_game(settings: GameSettings, out: Path, *, command: str, jobs: int = 1
             deck_hash = sha256(deck)
             # verify
             key = key_of("verify", game, deck_hash)
+            proved: list[tuple[Deck, Check]] = []  # the verify stage's check, for the report
+
+            def verify() -> stages.Made:
+                proved.append(stages.checked(settings.game, deck))
+                return stages.verify(proved[-1][1])
+
             if not cached("verify", key):
-                run("verify", key, lambda: stages.verify(settings.game.package, deck))
+                run("verify", key, verify)
             # PDFs and the 3D kit, side by side when there are workers
             title = f"{settings.game.title} - {deck_name} (seed {settings.generate.values.get('seed')})"
             pdf_key = key_of("pdf", game, deck_hash, settings.pdf.raw, title)
@@ -286,8 +306,9 @@ def build_game(settings: GameSettings, out: Path, *, command: str, jobs: int = 1
                     collect()
 
                 if "cad" in todo:
+                    pooled = workers
                     run("cad", cad_key, lambda: stages.cad(settings, deck, cad_progress,
-                                                           mapper=lambda f, xs: workers.imap(f, xs)), hold=True)
+                                                           mapper=lambda f, xs: pooled.imap(f, xs)), hold=True)
                 running = "pdf"
                 while pdf_job is not None and not pdf_job.ready():
                     _drain(queue, display)
@@ -302,14 +323,23 @@ def build_game(settings: GameSettings, out: Path, *, command: str, jobs: int = 1
                         run("pdf", pdf_key, lambda: stages.pdf(
                             settings, deck, title, lambda d, t, w: display.update("pdf", d, t, w)), hold=True)
                     else:
-                        run("cad", cad_key, lambda: stages.cad(
-                            settings, deck, lambda d, t, w: (deferred.check(), display.update("cad", d, t, w))),
-                            hold=True)
+
+                        def cad_step(done: int, total: int, what: str) -> None:
+                            deferred.check()
+                            display.update("cad", done, total, what)
+
+                        run("cad", cad_key, lambda: stages.cad(settings, deck, cad_step), hold=True)
             # the report, then the manifest and state
             key = key_of("report", game, command, [records[s].key for s in ORDER[:-1]])
             if report is not None and not cached("report", key):
-                run("report", key, lambda: stages.Made({REPORT: report(partial, settings, records, command)},
-                                                       [REPORT]))
+
+                def make_report() -> stages.Made:
+                    if not proved:  # verify was carried over: the report still shows a real check
+                        proved.append(stages.checked(settings.game, deck))
+                    made = report(Reported(partial, settings, records, command, *proved[-1]))
+                    return stages.Made({REPORT: made}, [REPORT])
+
+                run("report", key, make_report)
             running = "manifest"
             _finish(partial, records, command, settings)
             _swap(partial, folder, out / f".{game}.old")

@@ -11,11 +11,11 @@
     [cad]               # profile, printer, slicer, players, and every physical setting
     printer = "bambu-a1-mini"
     clearance = 0.25
-    [generate.shifting-stones]   # one game's own keys, over the section's shared ones
-    mix = "1:8,2:4,3:3,5:1"
+    [generate.GAME]     # one game's own keys, over the section's shared ones
+    cards = 12
 
 A section's keys apply to every game built that has them (``--game all`` builds several);
-a sub-table named after a game (``[generate.puzzle-temple]``) holds keys for that game
+a sub-table named after a game (``[generate.<game>]``) holds keys for that game
 alone and wins over the shared ones. An unknown section or key is an error naming it.
 ``--seed`` on the command line wins over ``[generate] seed``. Each stage's settings are kept
 twice: as written (``raw``, with the defaults filled in: what the stage's cache key is made
@@ -24,14 +24,14 @@ of) and parsed (``values``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generators import GameInfo
 from generators.common.errors import RequestError
 from generators.common.options import Option, profile_table, raw_values, resolve
+from generators.contract import Game
 from solver.textfiles import parse_toml, read_text
 
 SECTIONS = ("generate", "pdf", "cad")
@@ -54,7 +54,7 @@ class Stage:
 class GameSettings:
     """Everything a game's build is asked for."""
 
-    game: GameInfo
+    game: Game
     generate: Stage
     pdf: Stage
     cad: Stage
@@ -89,7 +89,7 @@ def _build_keys(section: str, table: dict[str, Any], where: str) -> list[str]:
     return problems
 
 
-def _options(options: tuple[Option, ...], section: str) -> tuple[Option, ...]:
+def _options(options: Sequence[Option], section: str) -> tuple[Option, ...]:
     return tuple(o for o in options if o.name not in BUILD_SETS.get(section, {}))
 
 
@@ -118,7 +118,7 @@ def game_table(sections: Mapping[str, Mapping[str, Any]], section: str, game: st
     return {**shared, **own}, name
 
 
-def game_settings(info: GameInfo, sections: Mapping[str, Mapping[str, Any]], where: str, folder: Path, *,
+def game_settings(info: Game, sections: Mapping[str, Mapping[str, Any]], where: str, folder: Path, *,
                   seed: int | None = None, jobs: int = 1) -> GameSettings:
     """Parse every stage's settings for ``info``'s game.
 
@@ -129,10 +129,10 @@ def game_settings(info: GameInfo, sections: Mapping[str, Mapping[str, Any]], whe
     from print.common.options import OPTIONS as PRINT_OPTIONS
 
     problems: list[str] = []
-    spec = info.module("spec")
+    rules = info.load_rules()
     # generate: a shared key belongs to the games that have it
-    mine = frozenset(o.name for o in spec.OPTIONS)
-    anyones = frozenset(o.name for g in GAMES.values() for o in g.module("spec").OPTIONS)
+    mine = frozenset(o.name for o in rules.OPTIONS)
+    anyones = frozenset(o.name for g in GAMES.values() for o in g.load_rules().OPTIONS)
     try:
         table, named = game_table(sections, "generate", info.name, where, mine, anyones)
     except RequestError as err:
@@ -140,10 +140,10 @@ def game_settings(info: GameInfo, sections: Mapping[str, Mapping[str, Any]], whe
         table, named = {}, "[generate]"
     problems += _build_keys("generate", table, where)
     try:
-        options = _options(spec.OPTIONS, "generate")
+        options = _options(rules.OPTIONS, "generate")
         table = profile_table(table, options, f"{where}: {named}", folder)
         given = {"seed": str(seed)} if seed is not None else {}
-        values = resolve(spec.OPTIONS, {**given, "workers": str(jobs)}, table=table, source=f"{where}: {named}")
+        values = resolve(rules.OPTIONS, {**given, "workers": str(jobs)}, table=table, source=f"{where}: {named}")
         generate = Stage(raw_values(options, given, table=table), values.values, values.given - {"workers"})
     except RequestError as err:
         problems.extend(err.problems)

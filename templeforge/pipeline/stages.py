@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from generators import deck_from_bytes
+from generators.contract import Check, Deck, Game
 from templeforge.pipeline.settings import GameSettings
 
 Progress = Callable[[int, int, str], None]  # done, total (0: unknown), what
@@ -29,43 +31,23 @@ class VerifyFailed(Exception):
     """The verifier rejected the deck: the message names the card and face."""
 
 
-def deck_of(package: str, data: bytes) -> Any:
-    from generators.common import deckfile
-
-    module = __import__(f"{package}.deck", fromlist=["deck"])
-    return module.deck_from_json(deckfile.loads(data.decode("utf-8"), "deck.json"), "deck.json")
-
-
 def generate(settings: GameSettings, progress: Progress) -> Made:
-    info = settings.game
-    spec_module = info.module("spec")
-    spec = spec_module.Spec.from_values(settings.generate.values, settings.generate.given).checked()
-    deck = info.module("generate").generate(spec, progress=lambda tried, usable: progress(usable, 0,
-                                                                                           f"{tried} tried"))
-    return Made({spec_module.DECK_NAME: deck.dumps().encode("utf-8")},
+    rules = settings.game.load_rules()
+    spec = rules.spec(settings.generate.values, settings.generate.given)
+    deck = rules.generate(spec, progress=lambda tried, usable: progress(usable, 0, f"{tried} tried"))
+    return Made({rules.DECK_NAME: deck.dumps().encode("utf-8")},
                 [f"{len(deck.cards)} cards (seed {spec.seed})"])
 
 
-_CHECKED: dict[tuple[str, str], tuple[Any, Any]] = {}
+def checked(game: Game, data: bytes) -> tuple[Deck, Check]:
+    """The deck in ``data`` and the independent verifier's check of it."""
+    deck = deck_from_bytes(game, data)
+    return deck, game.load_rules().verify(deck)
 
 
-def checked(package: str, data: bytes) -> tuple[Any, Any]:
-    """The deck in ``data`` and the independent verifier's check of it, kept for the last
-    deck asked about (the report shows the check the verify stage made, not a second run)."""
-    import hashlib
-
-    key = (package, hashlib.sha256(data).hexdigest())
-    if key not in _CHECKED:
-        deck = deck_of(package, data)
-        _CHECKED.clear()
-        _CHECKED[key] = deck, __import__(f"{package}.verify", fromlist=["verify"]).verify_deck(deck)
-    return _CHECKED[key]
-
-
-def verify(package: str, data: bytes) -> Made:
-    """The independent verifier on the deck as written; a failure raises ``VerifyFailed``
-    naming the first problems (each names its card and face)."""
-    _, check = checked(package, data)
+def verify(check: Check) -> Made:
+    """The verify stage's verdict on a check; a failure raises ``VerifyFailed`` naming the
+    first problems (each names its card and face)."""
     if not check.ok:
         shown = "; ".join(check.problems[:3])
         more = f" (and {len(check.problems) - 3} more)" if len(check.problems) > 3 else ""
@@ -76,25 +58,25 @@ def verify(package: str, data: bytes) -> Made:
 def pdf(settings: GameSettings, data: bytes, title: str, progress: Progress) -> Made:
     from print import deck_files
 
-    deck = deck_of(settings.game.package, data)
+    deck = deck_from_bytes(settings.game, data)
     progress(0, 0, "drawing")
-    files, lines = deck_files(settings.game.package, deck, settings.pdf.values, title, settings.previews)
+    files, lines = deck_files(settings.game, deck, settings.pdf.values, title, settings.previews)
     return Made(files, lines)
 
 
 def cad(settings: GameSettings, data: bytes, progress: Progress, mapper: Any = map) -> Made:
     from cad import kit_files, kit_steps
 
-    deck = deck_of(settings.game.package, data)
+    deck = deck_from_bytes(settings.game, data)
     v = settings.cad.values
-    total = kit_steps(settings.game.package, deck)
+    total = kit_steps(settings.game, deck)
     done = [0]
 
     def step(what: str) -> None:
         done[0] += 1
         progress(min(done[0], total), total, what)
 
-    files, lines = kit_files(settings.game.package, deck, physical=v["physical"], bed=v["bed"],
+    files, lines = kit_files(settings.game, deck, physical=v["physical"], bed=v["bed"],
                              players=v["players"], profile=v["profile"], slicer=v["slicer"], progress=step,
                              mapper=mapper)
     return Made({f"models/{name}": data for name, data in files.items()}, lines)
@@ -129,7 +111,8 @@ def run_in_worker(stage: str, *args: Any) -> Made:
     if stage != "pdf":
         raise ValueError(f"no stage {stage!r} to run in a worker")
     started = time.perf_counter()
-    made = pdf(*args, _report(stage))
+    settings, data, title = args
+    made = pdf(settings, data, title, _report(stage))
     return Made(made.files, made.lines, time.perf_counter() - started)
 
 

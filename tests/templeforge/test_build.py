@@ -96,7 +96,7 @@ def test_the_report_holds_the_verdict_the_cards_the_plots_and_the_bill(built: Pa
     assert 'href="models/previews/no-ams/plate-01.png"' in page
     assert "block I2" in page and "grams (solid)" in page
     assert "templeforge build --game puzzle-temple --profile" in page
-    assert re.search(r'<section id="timings">.*generate.*</section>', page, re.S)
+    assert "build.json" in page and "seconds" not in page, "the stages' times live in build.json only"
     assert "http://" not in page and "https://" not in page, "the report must open offline"
 
 
@@ -125,10 +125,6 @@ def test_a_second_build_does_nothing_and_a_pdf_setting_redoes_only_the_pdfs(buil
     assert after["deck.json"] == before["deck.json"]
 
 
-def strip_timings(page: bytes) -> bytes:
-    return re.sub(rb'<section id="timings">.*?</section>', b"", page, flags=re.S)
-
-
 def test_two_jobs_give_the_same_bytes_as_one(built: Path, tmp_path: Path) -> None:
     result = run("build", "--profile", str(profile(built)), "--out", str(tmp_path / "out"), "--jobs", "2")
     assert result.exit_code == 0, result.output + result.stderr
@@ -136,16 +132,7 @@ def test_two_jobs_give_the_same_bytes_as_one(built: Path, tmp_path: Path) -> Non
     two = files(tmp_path / "out" / "puzzle-temple")
     assert set(one) == set(two)
     for name in one:
-        if name == "build.json":
-            continue
-        if name == "report.html":
-            assert strip_timings(one[name]) == strip_timings(two[name])
-        elif name == "manifest.json":
-            a, b = json.loads(one[name]), json.loads(two[name])
-            a["files"] = [f for f in a["files"] if f["path"] != "report.html"]
-            b["files"] = [f for f in b["files"] if f["path"] != "report.html"]
-            assert a == b
-        else:
+        if name != "build.json":  # the stages' times; every other file, report and manifest included, is the same
             assert one[name] == two[name], name
 
 

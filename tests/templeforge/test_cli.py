@@ -14,9 +14,10 @@ from templeforge.cli import main
 
 def _commands() -> list[tuple[str, ...]]:
     from generators import GAMES
-    from templeforge.cli import COMMANDS
+    from templeforge.cli import COMMANDS, game_commands
 
-    return [(name,) for name in COMMANDS] + [("generate", game) for game in GAMES]
+    return [(name,) for name in COMMANDS] + [(name,) for name in game_commands()] + \
+        [("generate", game) for game in GAMES]
 
 
 @pytest.mark.parametrize("path", _commands())

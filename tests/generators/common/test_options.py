@@ -16,7 +16,7 @@ README = (Path(__file__).parents[3] / "README.md").read_text()
 
 @pytest.mark.parametrize("name", list(GAMES))
 def test_the_readme_holds_every_games_option_table(name: str) -> None:
-    table = markdown_table(game(name).module("spec").OPTIONS)
+    table = markdown_table(game(name).load_rules().OPTIONS)
     assert table in README, f"the README's option table for {name} is out of date:\n{table}"
 
 

@@ -1,0 +1,246 @@
+"""The game contract: everything a game gives the shared layers, and nothing more.
+
+A game is a ``Game`` descriptor in the registry (``generators/__init__.py``) and the modules
+it names, each implementing one of the protocols below:
+
+=============  ==============================  ==============================================
+member         where it lives                  what it is for
+=============  ==============================  ==============================================
+``rules``      ``generators/<game>/rules.py``  ``Rules``: the options and their request, the
+                                               deck file (reader, writer, schema), generate,
+                                               verify (and the read-out of a hand-written
+                                               deck), and the figures every view draws
+``paper``      ``print/<game>.py``             ``Paper``: the deck as PDFs (cards, backs, the
+                                               game's extra sheets) and what each file is
+``plastic``    ``cad/<game>.py``               ``Plastic``: the deck as a 3D kit (parts,
+                                               plates, previews) and the report's captions
+``commands``   ``templeforge/games/<game>.py`` optional: a click group of the game's own
+                                               commands (``templeforge stones solve``)
+=============  ==============================  ==============================================
+
+The shared layers (the CLI, ``*/common/``, the pipeline, the report) reach a game only
+through these: they import a game's module by the path its descriptor gives and use it as
+the protocol says. A module is checked against its protocol by the type checker (each
+game's ``rules.py``, ``print`` and ``cad`` module ends with a conformance line), and
+``tests/test_contract.py`` runs a toy game, defined only in the tests, through every
+command. The descriptor holds only names and module paths, so the registry imports nothing
+heavy and a descriptor pickles to a worker process.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, cast
+
+from generators.common.figures import Figure
+from generators.common.options import Option
+
+#: A generator's progress: (candidates tried, candidates usable so far).
+Progress = Callable[[int, int], None]
+
+
+class Deck(Protocol):
+    """What the shared layers use of any game's deck."""
+
+    @property
+    def cards(self) -> Sequence[Any]: ...
+
+    @property
+    def seed(self) -> int | None: ...
+
+    def card(self, card_id: Any) -> Any:
+        """The card called ``card_id`` (raises ``DeckError`` naming the ids there are)."""
+
+    def dumps(self) -> str:
+        """The deck file's text: the same deck always gives the same bytes."""
+
+
+class Spec(Protocol):
+    """A checked generator request."""
+
+    @property
+    def seed(self) -> int: ...
+
+
+class Settled(Protocol):
+    """One checked item (a face, a card) whose check a time limit left open."""
+
+    @property
+    def where(self) -> str: ...
+
+
+class Check(Protocol):
+    """The independent verifier's verdict on a deck."""
+
+    @property
+    def ok(self) -> bool: ...
+
+    @property
+    def problems(self) -> Sequence[str]:
+        """Every problem, each naming its card (and face)."""
+
+    @property
+    def unknown(self) -> Sequence[Settled]:
+        """The items a time limit left unsettled (never counted as failures)."""
+
+    @property
+    def counted(self) -> str:
+        """What was checked, counted (``216 faces``, ``72 patterns``)."""
+
+
+class Rules(Protocol):
+    """A game's content: ``generators/<game>/rules.py``."""
+
+    @property
+    def OPTIONS(self) -> Sequence[Option]:  # noqa: N802 - a module's constant
+        """The generator's options, declared once: the command's flags, a profile's keys and
+        the parameters a deck records."""
+
+    @property
+    def HELP(self) -> str:  # noqa: N802
+        """What ``templeforge generate <game>`` does, for its help."""
+
+    @property
+    def EXAMPLE(self) -> str:  # noqa: N802
+        """The options of a worked example (``--cards 36 --seed 1``)."""
+
+    @property
+    def DECK_NAME(self) -> str:  # noqa: N802
+        """The deck file's name in an output folder."""
+
+    @property
+    def VERIFY_HELP(self) -> str:  # noqa: N802
+        """What ``templeforge verify`` re-proves and checks in this game's decks, for its help."""
+
+    @property
+    def SCALE(self) -> str:  # noqa: N802
+        """What ``verify --tiers-from`` takes from another deck (``difficulty tiers``)."""
+
+    @property
+    def OK_TEXT(self) -> str:  # noqa: N802
+        """The last words of a passing ``verify`` (``every face proved and every rule holds``)."""
+
+    def spec(self, values: Mapping[str, Any], given: frozenset[str]) -> Spec:
+        """The checked request from parsed option values (raises ``RequestError`` naming
+        every option at fault)."""
+
+    def generate(self, spec: Any, progress: Progress | None = None) -> Deck:
+        """A deck whose every card is proved (raises ``Shortfall`` when the budget runs out)."""
+
+    def deck_from_json(self, data: Any, source: str = "<deck>") -> Deck:
+        """A deck from its parsed file (raises ``DeckError`` naming the field)."""
+
+    def write_deck(self, deck: Any, path: str | Path) -> Path:
+        """Write ``deck`` atomically; the path written."""
+
+    def schema(self) -> dict[str, Any]:
+        """The deck file's JSON Schema."""
+
+    def verify(self, deck: Any, *, time_limit: float | None = None, tiers_from: Any = None,
+               tiers_name: str = "") -> Check:
+        """Re-prove every card without the generator; a hand-written deck gets its proofs."""
+
+    def summary(self, deck: Any, check: Any, spec: Any = None) -> list[Figure]:
+        """What ``generate`` prints after writing a deck."""
+
+    def report(self, deck: Any, check: Any, show_all: bool = False) -> list[Figure]:
+        """What ``verify`` prints."""
+
+    def cards(self, deck: Any, chosen: Sequence[Any]) -> list[Figure]:
+        """What ``show`` prints for the chosen cards."""
+
+    def build_report(self, deck: Any, check: Any) -> list[Figure]:
+        """The figures of ``report.html``: a ``verification`` fact, facts, plots and the card
+        table (its columns and picture columns are the game's)."""
+
+
+class Printed(Protocol):
+    """A deck on paper: the files, how the card pages are laid out, and a label per card."""
+
+    @property
+    def files(self) -> Mapping[str, bytes]: ...
+
+    @property
+    def imposition(self) -> Any: ...
+
+    @property
+    def labels(self) -> Sequence[str]: ...
+
+
+class Paper(Protocol):
+    """A game's print module: ``print/<game>.py``."""
+
+    @property
+    def USES(self) -> frozenset[str]:  # noqa: N802 - a module's constant
+        """The ``templeforge pdf`` options it reads (another one given is refused, named)."""
+
+    @property
+    def FILES(self) -> Sequence[tuple[str, str]]:  # noqa: N802
+        """Each file it may make, with what it holds, for the report's list."""
+
+    def request(self, values: Mapping[str, Any]) -> Any:
+        """Its print request from parsed ``templeforge pdf`` values."""
+
+    def make(self, deck: Any, request: Any, title: str) -> Printed:
+        """Every PDF of the deck (raises ``RequestError`` for an option it cannot take)."""
+
+    def summary(self, printed: Any) -> list[str]:
+        """The lines that tell a designer what was printed."""
+
+    def deck_title(self, deck: Any, path: str | Path) -> str:
+        """The name the sheets carry."""
+
+
+class Kit(Protocol):
+    """A deck in plastic, before ``bom.csv``: see ``cad.common.kit.Kit``."""
+
+    @property
+    def files(self) -> Mapping[str, bytes]: ...
+
+
+class Plastic(Protocol):
+    """A game's cad module: ``cad/<game>.py``."""
+
+    @property
+    def CAPTIONS(self) -> Mapping[str, str]:  # noqa: N802 - a module's constant
+        """Captions of the report's 3D section: ``assembled`` (the previews directly in
+        ``models/previews/``), ``ams`` and ``no-ams`` (the plates)."""
+
+    def steps(self, deck: Any) -> int:
+        """How many parts ``make_kit`` reports through ``progress``."""
+
+    def make_kit(self, deck: Any, ph: Any, bed: tuple[float, float], *, players: int = 4, ams: bool = True,
+                 no_ams: bool = True, slicer: str = "bambu", progress: Callable[[str], None] = ...,
+                 mapper: Any = ...) -> Kit:
+        """The kit: STL, 3MF plates per profile, previews."""
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A game as the registry knows it: names and the paths of the modules it provides.
+
+    Attributes:
+        name: the deck files' ``game`` and the command-line name (``my-game``).
+        title: how people write it (``My Game``).
+        summary: one line on what a deck holds.
+        rules: the module implementing ``Rules``.
+        paper: the module implementing ``Paper``.
+        plastic: the module implementing ``Plastic``.
+        commands: the game's own commands, as (command name, module path) pairs; each
+            module's ``command`` is a click command or group.
+    """
+
+    name: str
+    title: str
+    summary: str
+    rules: str
+    paper: str
+    plastic: str
+    commands: tuple[tuple[str, str], ...] = ()
+
+    def load_rules(self) -> Rules:
+        """The game's rules module, imported now."""
+        return cast(Rules, importlib.import_module(self.rules))

@@ -1,0 +1,79 @@
+"""Shifting Stones through the game contract (``generators.contract.Rules``): the options,
+the deck file, generate, verify and the figures, gathered from this package's modules."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from generators.common.figures import Figure
+from generators.contract import Progress
+from generators.shifting_stones.deck import Card, Deck, deck_from_json, schema, write_deck
+from generators.shifting_stones.spec import DECK_NAME, HELP, OPTIONS, Spec
+
+EXAMPLE = "--cards 72 --seed 1"
+#: The last words of a passing ``templeforge verify``.
+OK_TEXT = "every pattern feasible, distinct and measured again; every rule holds"
+SCALE = "points scale"
+VERIFY_HELP = (
+    "Every window is matched against every grid and its difficulty measured again by a "
+    "search the generator does not use; windows must be feasible and distinct (no two "
+    "showing on exactly the same grids), points must never fall as difficulty rises, and the "
+    "recorded mix and parameters must hold. A hand-written pattern list (windows only) gets "
+    "each pattern's difficulty and the points it would earn.")
+
+
+def spec(values: Mapping[str, Any], given: frozenset[str]) -> Spec:
+    """The checked request of parsed option values."""
+    return Spec.from_values(values, given).checked()
+
+
+# The heavy modules (the solvers) load when first called, so that help and the registry stay quick.
+
+
+def generate(spec: Spec, progress: Progress | None = None) -> Deck:
+    from generators.shifting_stones.generate import generate
+
+    return generate(spec, progress)
+
+
+def verify(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck | None = None,
+           tiers_name: str = "") -> DeckCheck:
+    from generators.shifting_stones.verify import verify_deck
+
+    return verify_deck(deck, time_limit=time_limit, tiers_from=tiers_from, tiers_name=tiers_name)
+
+
+def summary(deck: Deck, check: DeckCheck, spec: Any = None) -> list[Figure]:
+    from generators.shifting_stones import figures
+
+    return figures.summary(deck, check, spec)
+
+
+def report(deck: Deck, check: DeckCheck, show_all: bool = False) -> list[Figure]:
+    from generators.shifting_stones import figures
+
+    return figures.report(deck, check, show_all)
+
+
+def cards(deck: Deck, chosen: Sequence[Card]) -> list[Figure]:
+    from generators.shifting_stones import figures
+
+    return figures.cards(deck, chosen)
+
+
+def build_report(deck: Deck, check: DeckCheck) -> list[Figure]:
+    from generators.shifting_stones import figures
+
+    return figures.build_report(deck, check)
+
+
+__all__ = ["DECK_NAME", "EXAMPLE", "HELP", "OK_TEXT", "OPTIONS", "SCALE", "VERIFY_HELP", "build_report", "cards",
+           "deck_from_json", "generate", "report", "schema", "spec", "summary", "verify", "write_deck"]
+
+if TYPE_CHECKING:  # the type checker holds this module to the contract
+    import generators.shifting_stones.rules as _self
+    from generators.contract import Rules
+    from generators.shifting_stones.verify import DeckCheck
+
+    _conforms: Rules = _self
