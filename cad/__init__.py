@@ -9,6 +9,8 @@ import importlib
 from collections.abc import Callable
 from typing import Any, cast
 
+from cad.common.options import Profile, Slicer
+from cad.common.profile import Physical, Printer
 from generators.contract import Game, Plastic
 
 
@@ -17,24 +19,16 @@ def plastic_of(game: Game) -> Plastic:
     return cast(Plastic, importlib.import_module(game.plastic))
 
 
-def slicer_for(slicer: str, printer: str) -> str:
-    """The 3MF layout for a slicer choice (``auto``: PrusaSlicer's for Prusa printers,
-    Bambu Studio's, which OrcaSlicer also reads, for the rest)."""
-    if slicer != "auto":
-        return slicer
-    return "prusa" if printer.startswith("prusa-") else "bambu"
-
-
-def kit_files(game: Game, deck: Any, *, physical: Any, bed: Any, players: int, profile: str, slicer: str,
-              progress: Callable[[str], None] = lambda _: None, mapper: Any = map,
+def kit_files(game: Game, deck: Any, *, physical: Physical, bed: Printer, players: int, profile: Profile,
+              slicer: Slicer, progress: Callable[[str], None] = lambda _: None, mapper: Any = map,
               ) -> tuple[dict[str, bytes], list[str]]:
     """A deck's whole printable kit as files (STL, 3MF plates for ``profile`` ``ams``,
-    ``no-ams`` or ``both``, previews, ``bom.csv``) and the lines that tell a designer what
+    ``no-ams`` or ``both``, laid out for ``slicer``), previews, ``bom.csv``) and the lines that tell a designer what
     was made. ``progress`` hears of each part as it is built; ``mapper`` (a pool's
     ``imap``) spreads cards and previews over worker processes."""
-    made = plastic_of(game).make_kit(deck, physical, (bed.width, bed.depth), players=players,
-                                     ams=profile != "no-ams", no_ams=profile != "ams",
-                                     slicer=slicer_for(slicer, bed.name), progress=progress, mapper=mapper)
+    made = plastic_of(game).make_kit(deck, physical, (bed.width, bed.depth), players=players, ams=profile.ams,
+                                     no_ams=profile.no_ams, slicer=slicer.for_printer(bed).value, progress=progress,
+                                     mapper=mapper)
     from cad.common import kit
 
     files = dict(made.files)

@@ -438,8 +438,16 @@ def pieces(deck: Deck, ph: Physical, players: int, progress: Callable[[str], Non
         progress(f"card {card.id}")
         out.append(kit.Piece(f"card-{card.id}", f"card {card.id}", solids, 1, floor))
     progress("board, coupon, jewels and pawns")
-    out.append(kit.Piece("board", "board", tuple(kit.Solid(k, mesh(s), k, inlay=k != "body")
-                                                 for k, s in board_parts(ph)), 1, floor))
+    return out + list(fixed_pieces(ph))
+
+
+@lru_cache(maxsize=8)
+def fixed_pieces(ph: Physical) -> tuple[kit.Piece, ...]:
+    """The pieces every deck's kit has (the board, the fit-test coupon, jewels and pawns),
+    made once per set of physical settings: they do not depend on the deck."""
+    floor = ph.card_thickness - ph.deboss_depth
+    out = [kit.Piece("board", "board", tuple(kit.Solid(k, mesh(s), k, inlay=k != "body")
+                                             for k, s in board_parts(ph)), 1, floor)]
     plate, domino, _ = coupon_parts(ph)
     out.append(kit.Piece("coupon", "fit-test coupon", tuple(kit.Solid(k, mesh(s), k, inlay=k != "body")
                                                             for k, s in plate), 1, floor))
@@ -451,7 +459,7 @@ def pieces(deck: Deck, ph: Physical, players: int, progress: Callable[[str], Non
     for name, _ in PAWNS:
         out.append(kit.Piece(f"pawn-{name}", f"pawn {name}", (kit.Solid("pawn", mesh(pawn_solid(name)),
                                                                         f"pawn-{name}"),)))
-    return out
+    return tuple(out)
 
 
 def make_kit(deck: Deck, ph: Physical, bed: tuple[float, float], *, players: int = 4, ams: bool = True,

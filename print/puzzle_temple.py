@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from generators.common import grading
 from generators.common.errors import RequestError
 from generators.common.grading import Tier
+from generators.common.words import plural
 from generators.puzzle_temple import verify as pt_verify
 from generators.puzzle_temple.deck import Card, Deck, Face
 from print.common import colours, sheets
@@ -327,7 +328,7 @@ def layout(deck: Deck, card: Card, size: CardSize, pitch: float, safe: float,
     rows = _rows(sizes, card, panel, best.columns, m)
     return CardLayout(size.width, size.height, lock, best.turned, frame.x + FRAME, frame.y1 - FRAME, pitch, frame,
                       rows, (inner.x, inner.y1 - 4.6), (inner.x1 - 1.0, inner.y1 - 3.2),
-                      f"{best.arrangement}, {best.columns} column{'s' if best.columns > 1 else ''}", m.icon)
+                      f"{best.arrangement}, {plural(best.columns, 'column')}", m.icon)
 
 
 def _panel(sizes: Sequence[tuple[float, float, object]], columns: int, m: Measures) -> tuple[float, float]:
@@ -691,10 +692,10 @@ def summary(printed: Printed) -> list[str]:
         extra.append(f"{printed.solved_here} solved here")
     if printed.unsolvable:
         extra.append(f"{printed.unsolvable} with no solution (marked)")
-    lines.append(f"answers.pdf: {printed.answer_pages} pages" + (f" ({', '.join(extra)})" if extra else ""))
+    lines.append(f"answers.pdf: {plural(printed.answer_pages, 'page')}" + (f" ({', '.join(extra)})" if extra else ""))
     if printed.packing is not None:
         p = printed.packing
-        lines.append(f"blocks.pdf: {len(p.pages)} pages of {p.rows} x {p.columns} cells "
+        lines.append(f"blocks.pdf: {plural(len(p.pages), 'page')} of {p.rows} x {p.columns} cells "
                      f"(at least {p.lower_bound} needed)")
     if "calibration.pdf" in printed.files:
         lines.append(sheets.CALIBRATION_LINE)

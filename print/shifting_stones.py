@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generators.common.errors import RequestError
+from generators.common.words import plural
 from generators.shifting_stones.deck import Card, Deck
 from generators.shifting_stones.pattern import SIDE
 from generators.shifting_stones.symbols import Symbol, symbols
@@ -316,10 +317,10 @@ def request(values: Mapping[str, object]) -> Request:
 
 def summary(printed: Printed) -> list[str]:
     refs = printed.references
-    lines = [sheets.cards_line(printed.imposition, printed.size, f" ({refs} reference card{'s' * (refs != 1)} last)")]
+    lines = [sheets.cards_line(printed.imposition, printed.size, f" ({plural(refs, 'reference card')} last)")]
     st = printed.stones
     how = "fold each along the gutter" if st.settings.duplex == "gutter" else f"duplex {st.settings.duplex}-edge"
-    lines.append(f"stones.pdf: {len(st.pages)} page(s), {len(st.pages[0].fronts) if st.pages else 0} stones a "
+    lines.append(f"stones.pdf: {plural(len(st.pages), 'page')}, {len(st.pages[0].fronts) if st.pages else 0} stones a "
                  f"page, double-sided ({how})")
     if "calibration.pdf" in printed.files:
         lines.append(sheets.CALIBRATION_LINE)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from generators.common import words
 from generators.common.figures import Bars, Drawing, Fact, Figure, Histogram, Table
 
 
@@ -58,5 +59,4 @@ def render(figures: Iterable[Figure]) -> str:
     return "\n".join(lines)
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' * (n != 1)}"
+plural = words.plural  # one definition, in generators.common.words

@@ -26,6 +26,7 @@ import numpy as np
 
 from cad.common import plates, threemf
 from cad.common.meshes import Mesh, merge
+from generators.common.words import plural
 
 #: ``map``, or a process pool's ``imap``: how a kit spreads its parts over workers (results in
 #: order either way, so the files are the same).
@@ -291,7 +292,7 @@ def bom_csv(made: Kit) -> str:
 def summary(made: Kit, bed: object) -> list[str]:
     """What the command tells the designer."""
     title = getattr(bed, "title", "the bed")
-    counts = [f"{n} {name} plates" for name, n in (("AMS", made.ams_plates), ("NO-AMS", made.no_ams_plates)) if n]
+    counts = [plural(n, f"{name} plate") for name, n in (("AMS", made.ams_plates), ("NO-AMS", made.no_ams_plates)) if n]
     out = [f"{made.pieces} parts on {' and '.join(counts)} for the {title}"]
     for profile, rows in made.bom.items():
         grams = sum(r.grams for r in rows)

@@ -92,24 +92,24 @@ def printer(name: str, field: str = "printer") -> Printer:
 
 @dataclass(frozen=True, slots=True)
 class Physical:
-    """The values of every parameter, in their units."""
+    """The values of every parameter, in their units (each default is its ``Parameter``'s)."""
 
-    pitch: float = 15.0
-    block_height: float = 6.0
-    card_thickness: float = 4.0
-    pocket_depth: float = 2.4
-    clearance: float = 0.2
-    deboss_depth: float = 0.6
-    bottom_chamfer: float = 0.4
-    top_fillet: float = 0.6
-    stone_size: float = 30.0
-    stone_thickness: float = 5.0
-    text_size: float = 5.0
-    min_stroke: float = 0.8
-    layer_height: float = 0.2
-    nozzle: float = 0.4
-    part_gap: float = 5.0
-    density: float = 1.24
+    pitch: float = BY_NAME["pitch"].default
+    block_height: float = BY_NAME["block_height"].default
+    card_thickness: float = BY_NAME["card_thickness"].default
+    pocket_depth: float = BY_NAME["pocket_depth"].default
+    clearance: float = BY_NAME["clearance"].default
+    deboss_depth: float = BY_NAME["deboss_depth"].default
+    bottom_chamfer: float = BY_NAME["bottom_chamfer"].default
+    top_fillet: float = BY_NAME["top_fillet"].default
+    stone_size: float = BY_NAME["stone_size"].default
+    stone_thickness: float = BY_NAME["stone_thickness"].default
+    text_size: float = BY_NAME["text_size"].default
+    min_stroke: float = BY_NAME["min_stroke"].default
+    layer_height: float = BY_NAME["layer_height"].default
+    nozzle: float = BY_NAME["nozzle"].default
+    part_gap: float = BY_NAME["part_gap"].default
+    density: float = BY_NAME["density"].default
 
     def problems(self, source: str = "settings") -> list[str]:
         """Every value out of its bounds, and every rule between values that fails."""

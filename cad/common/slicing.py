@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from generators.common.words import plural
+
 #: The slicer's executable, looked up on PATH.
 EXECUTABLE = "prusa-slicer"
 
@@ -280,7 +282,7 @@ def sliced_csv(rows: Sequence[PlateSlice], density: float) -> str:
 
 
 def _plates(n: int) -> str:
-    return f"{n} plate" if n == 1 else f"{n} plates"
+    return plural(n, "plate")
 
 
 def summary(rows: Sequence[PlateSlice], density: float, infill: int, skipped: int = 0) -> list[str]:

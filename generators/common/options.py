@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from generators.common import parse
 from generators.common.errors import RequestError
@@ -84,6 +85,24 @@ def choice(name: str, choices: Sequence[str], default: str, help: str) -> Option
             raise RequestError(f"{label}: expected one of {', '.join(choices)}, got {value!r}")
         return str(value)
     return Option(name, read, default, help, metavar="|".join(choices), choices=tuple(choices))
+
+
+E = TypeVar("E", bound=Enum)
+
+
+def enum_choice(name: str, kind: type[E], default: E, help: str) -> Option:
+    """An option whose values are the members of ``kind`` (an Enum of strings): the word is
+    written, the member is parsed."""
+    words = tuple(str(m.value) for m in kind)
+
+    def read(value: Any, label: str) -> E:
+        if isinstance(value, kind):
+            return value
+        for member in kind:
+            if value == member.value:
+                return member
+        raise RequestError(f"{label}: expected one of {', '.join(words)}, got {value!r}")
+    return Option(name, read, str(default.value), help, metavar="|".join(words), choices=words)
 
 
 #: The options every generator has, declared here once.

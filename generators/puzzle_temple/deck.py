@@ -35,6 +35,7 @@ from solver.shapes import Cell, Shape
 
 GAME = "puzzle-temple"
 DICE = (1, 2, 3, 4, 5, 6)
+FACES = len(DICE)  #: faces (block sets) on a card, one per die number
 
 __all__ = ["FORMAT", "GAME", "DICE", "DeckError", "Face", "Card", "Deck", "deck_from_json", "read_deck",
            "write_deck", "schema", "picture_rows"]

@@ -13,15 +13,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from generators.common.figures import Bars, Drawing, Fact, Figure, Histogram, Table
+from generators.common.words import plural
 from generators.puzzle_temple.deck import Card, Deck, Face
 from generators.puzzle_temple.verify import DeckCheck, FaceCheck
 from solver import tiling
 from solver.puzzle import Solution
 from solver.shapes import Shape
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' * (n != 1)}"
 
 
 def _span(lo: int, hi: int) -> str:
@@ -117,7 +114,7 @@ def face_drawing(deck: Deck, card: Card, face: Face, f: FaceCheck) -> Drawing:
     if f.status is tiling.Status.UNKNOWN:
         return Drawing(f"{head}: unknown ({f.reason})", "")
     unique = {True: "unique", False: "not unique", None: "unique not known"}[f.unique]
-    count = _plural(f.count, "solution") if f.exhaustive else f"at least {_plural(f.count, 'solution')}"
+    count = plural(f.count, "solution") if f.exhaustive else f"at least {plural(f.count, 'solution')}"
     rated = f", {f.difficulty:.2f} bits" if f.difficulty is not None else ""
     picture = drawing(f.solution, card.lock, deck.letters()) if f.solution is not None else ""
     return Drawing(f"{head}: solvable, {count}, {unique}{rated}", picture)
@@ -147,7 +144,7 @@ def cards(deck: Deck, chosen: Sequence[Card]) -> list[Figure]:
             if solution is None:
                 solution = tiling.solve(deck.puzzle(card, face)).solution
                 note = " (solved now)"
-            counted = f", {_plural(face.solutions, 'solution')}" if face.solutions is not None else ""
+            counted = f", {plural(face.solutions, 'solution')}" if face.solutions is not None else ""
             rated = f", {face.difficulty:.2f} bits" if face.difficulty is not None else ""
             out.append(Drawing(f"face {face.die}: {' '.join(face.blocks)}{counted}{rated}{note}",
                                drawing(solution, card.lock, key) if solution is not None else "cannot be solved"))
@@ -159,7 +156,7 @@ def cards(deck: Deck, chosen: Sequence[Card]) -> list[Figure]:
 def verdict(deck: Deck, check: DeckCheck) -> Fact:
     """The verification verdict in one line."""
     if check.ok:
-        return Fact("verification", f"every face of the {_plural(len(deck.cards), 'card')} ({len(check.faces)} "
+        return Fact("verification", f"every face of the {plural(len(deck.cards), 'card')} ({len(check.faces)} "
                                     f"faces) proved solvable by the independent verifier; the deck's rules hold")
     return Fact("verification", f"FAILED: {'; '.join(check.problems[:3])}")
 

@@ -38,8 +38,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -48,17 +47,19 @@ from generators.common.errors import Shortfall
 from generators.common.grading import Tier
 from generators.common.pool import Pool
 from generators.puzzle_temple import like
-from generators.puzzle_temple.deck import DICE, Card, Deck, Face
+from generators.puzzle_temple.candidates import Candidate, Chosen, Option, rebalance
+from generators.puzzle_temple.deck import DICE, FACES, Card, Deck, Face
 from generators.puzzle_temple.lockmodel import LockModel
-from generators.puzzle_temple.spec import FACES, LOCK_SOURCES, Spec
+from generators.puzzle_temple.spec import LOCK_SOURCES, Spec
 from solver import tiling
 from solver.pieces import Piece, random_union
-from solver.puzzle import Puzzle, Solution
+from solver.puzzle import Puzzle
 from solver.rating import rate
 from solver.shapes import Shape
 from solver.verify import verify_solution
 
-__all__ = ["Spec", "LOCK_SOURCES", "DeckShortfall", "generate", "random_union"]
+__all__ = ["Candidate", "Chosen", "DeckShortfall", "LOCK_SOURCES", "Option", "Spec", "generate", "random_union",
+           "rebalance"]
 
 
 #: Candidate locks made per round; fixed so that the pool never depends on the worker count.
@@ -72,25 +73,6 @@ DESIGN_WORK = 1.0
 
 #: A possible request the budget could not fill (exit status 3).
 DeckShortfall = Shortfall
-
-
-@dataclass(frozen=True, slots=True)
-class Option:
-    """A block set that tiles a candidate lock, with its proof and rating."""
-
-    blocks: tuple[str, ...]
-    solutions: int
-    difficulty: float
-    solution: Solution
-
-
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """A lock with every allowed block set that tiles it (at least six)."""
-
-    index: int
-    lock: Shape
-    options: tuple[Option, ...]
 
 
 def _landscape(shape: Shape) -> Shape:
@@ -203,9 +185,6 @@ def _choose_faces(candidate: Candidate, usage: Counter[str], tier: Tier | None,
     return spread, picked
 
 
-Chosen = list[tuple[Candidate, list[Option], Tier | None]]
-
-
 def select(spec: Spec, pool: Sequence[Candidate], bounds: tuple[float, float]) -> Chosen:
     """Cards from the pool (see the module docstring); possibly fewer than asked for."""
     usage: Counter[str] = Counter({b.name: 0 for b in spec.blocks})
@@ -232,42 +211,6 @@ def select(spec: Spec, pool: Sequence[Candidate], bounds: tuple[float, float]) -
             chosen.append((c, options, tier))
     rebalance(chosen, usage, lambda trial, tier, old, new: _in_tier(trial, tier, bounds))
     return chosen
-
-
-def rebalance(chosen: Chosen, usage: Counter[str],
-              keeps: Callable[[list[Option], Tier | None, Option, Option], bool]) -> None:
-    """Swap single faces for unused block sets of the same lock while that levels block usage
-    (the sum of squared usage counts falls) and ``keeps(trial, tier, old, new)`` holds (the
-    card stays in its tier, or the face in its share of the difficulty distribution)."""
-    improved = True
-    while improved:
-        improved = False
-        for _, options, tier in chosen:
-            for i, old in enumerate(options):
-                best, gain = None, 0
-                for new in _spare(chosen, options):
-                    trial = options[:i] + [new] + options[i + 1:]
-                    if not keeps(trial, tier, old, new):
-                        continue
-                    after = usage.copy()
-                    after.subtract(old.blocks)
-                    after.update(new.blocks)
-                    delta = sum(v * v for v in after.values()) - sum(v * v for v in usage.values())
-                    if delta < gain:
-                        best, gain = new, delta
-                if best is not None:
-                    usage.subtract(old.blocks)
-                    usage.update(best.blocks)
-                    options[i] = best
-                    improved = True
-
-
-def _spare(chosen: Chosen, options: list[Option]) -> list[Option]:
-    """The options of the card holding ``options`` that it does not use."""
-    for candidate, mine, _ in chosen:
-        if mine is options:
-            return [o for o in candidate.options if o not in mine]
-    return []
 
 
 def _complete(spec: Spec, chosen: Chosen, pool: Sequence[Candidate]) -> bool:

@@ -18,12 +18,12 @@ from typing import Any
 from generators.common import grading, parse
 from generators.common.errors import RequestError
 from generators.common.options import SEED, WORKERS, Option, choice, output, recorded, switch, whole
+from generators.puzzle_temple.deck import FACES
 from solver.errors import TempleforgeError
 from solver.pieces import PRESETS, Piece
 from solver.shapes import Shape
 
 GAME = "puzzle-temple"
-FACES = 6
 
 #: What ``templeforge generate puzzle-temple --help`` says the command does.
 HELP = ("Each card gets a connected lock and six different block sets (die faces 1-6), each "
@@ -100,7 +100,7 @@ def _difficulty(value: Any, label: str) -> dict[grading.Tier, int] | None:
 
 
 def _like(value: Any, label: str) -> Any:
-    from generators.puzzle_temple.like import read_reference
+    from generators.puzzle_temple.reference import read_reference
 
     return read_reference(value, label)
 
@@ -181,7 +181,7 @@ class Spec:
     locks: str = "auto"
     designs: int | None = None
     workers: int = 1
-    like: Any = None  # a generators.puzzle_temple.like.Reference
+    like: Any = None  # a generators.puzzle_temple.reference.Reference
 
     @classmethod
     def from_values(cls, values: Mapping[str, Any], given: frozenset[str] = frozenset()) -> Spec:

@@ -14,14 +14,11 @@ from typing import Any
 
 from generators.common.figures import Bars, Drawing, Fact, Figure, Histogram, Table
 from generators.common.grading import spearman
+from generators.common.words import plural, times
 from generators.shifting_stones.deck import Card, Deck
 from generators.shifting_stones.pattern import Pattern
 from generators.shifting_stones.tiles import TileSet
 from generators.shifting_stones.verify import CardCheck, DeckCheck
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' * (n != 1)}"
 
 
 def window_text(pattern: Pattern, tiles: TileSet) -> str:
@@ -58,19 +55,19 @@ def summary(deck: Deck, check: DeckCheck, spec: Any = None) -> list[Figure]:
     stones = [c.pattern.stones for c in deck.cards]
     shapes = Counter(c.pattern.shape for c in deck.cards)
     out.append(Fact("windows", f"{min(stones)}-{max(stones)} stones; {len(shapes)} different window shapes "
-                               f"(the most used {max(shapes.values())} times)"))
+                               f"(the most used {times(max(shapes.values()))})"))
     ranges = points_ranges(deck, check)
     if ranges:
         out.append(Fact("points by difficulty", "; ".join(
-            f"{_plural(p, 'point')}: {n} cards, {lo:.2f}-{hi:.2f}" for p, n, lo, hi in ranges)))
+            f"{plural(p, 'point')}: {n} cards, {lo:.2f}-{hi:.2f}" for p, n, lo, hi in ranges)))
         rho = correlation(deck, check)
         if rho is not None:
             out.append(Fact("Spearman correlation of points and difficulty", f"{rho:.3f}"))
     else:
-        bounds = ", ".join(f"{_plural(p, 'point')} up to {b:.2f}" for p, b in check.bounds)
+        bounds = ", ".join(f"{plural(p, 'point')} up to {b:.2f}" for p, b in check.bounds)
         rated = Counter(k.rated for k in check.cards if k.rated is not None)
         out.append(Fact("points these patterns would earn",
-                        ", ".join(f"{_plural(p, 'point')}: {n}" for p, n in sorted(rated.items())) +
+                        ", ".join(f"{plural(p, 'point')}: {n}" for p, n in sorted(rated.items())) +
                         f" (scale: {bounds}, {check.top} above; {check.scale})"))
     usage = check.usage
     low = min(usage.values())
@@ -111,7 +108,7 @@ def cards(deck: Deck, chosen: Sequence[Card], check: DeckCheck | None = None) ->
     for card in chosen:
         head = f"card {card.id}"
         if card.points is not None:
-            head += f": {_plural(card.points, 'point')}"
+            head += f": {plural(card.points, 'point')}"
         k = check.check(card.id) if check is not None else None
         if k is not None:
             head += f", {measure_text(k)}"
@@ -123,7 +120,7 @@ def cards(deck: Deck, chosen: Sequence[Card], check: DeckCheck | None = None) ->
 
 def verdict(deck: Deck, check: DeckCheck) -> Fact:
     if check.ok:
-        return Fact("verification", f"every one of the {_plural(len(deck.cards), 'pattern')} is feasible and "
+        return Fact("verification", f"every one of the {plural(len(deck.cards), 'pattern')} is feasible and "
                                     f"distinct, its difficulty measured again over all grids by the independent "
                                     f"verifier; points never fall as difficulty rises")
     return Fact("verification", f"FAILED: {'; '.join(check.problems[:3])}")

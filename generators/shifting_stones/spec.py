@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from generators.common import parse
+from generators.common import grading, parse
 from generators.common.errors import RequestError, check
 from generators.common.options import SEED, WORKERS, Option, output, recorded, whole
 from generators.shifting_stones.tiles import PLACES, PUBLISHED, TileSet, parse_tile_set
@@ -70,11 +70,8 @@ def parse_mix(value: Any, name: str) -> Mix:
 def scaled(mix: Mix, cards: int) -> Mix:
     """``mix`` scaled to ``cards`` (largest remainders), keeping every value at one card at
     least while there are cards enough."""
-    total = sum(n for _, n in mix)
-    exact = [n * cards / total for _, n in mix]
-    counts = [int(x) for x in exact]
-    for i in sorted(range(len(mix)), key=lambda i: (counts[i] - exact[i], i))[: cards - sum(counts)]:
-        counts[i] += 1
+    shares = grading.counts(cards, {i: n for i, (_, n) in enumerate(mix)})
+    counts = [shares[i] for i in range(len(mix))]
     for i in range(len(counts)):  # a value with no card: take one from the largest
         if counts[i] == 0 and cards >= len(counts):
             j = max(range(len(counts)), key=lambda j: counts[j])

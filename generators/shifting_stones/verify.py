@@ -31,6 +31,7 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
+from generators.common.words import plural
 from generators.shifting_stones.deck import Card, CardId, Deck
 from generators.shifting_stones.tiles import TileSet
 
@@ -200,7 +201,7 @@ class DeckCheck:
 
     @property
     def counted(self) -> str:
-        return f"{len(self.cards)} pattern{'s' * (len(self.cards) != 1)}"
+        return plural(len(self.cards), "pattern")
 
     def check(self, card: CardId) -> CardCheck:
         return next(c for c in self.cards if str(c.card) == str(card))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from generators.common.words import plural
 from print.common import colours
 from print.common.layout import RULER, Box, Calibration, Imposition, Segment, Settings, Slot
 from print.common.pdf import SMALL, Document, Pen, text_width
@@ -192,7 +193,8 @@ def cards_line(imposition: Imposition, size: object, what: str = "") -> str:
     """The summary's line for ``cards.pdf``: pages, card size, cards a page, backs, bleed."""
     s = imposition.settings
     paper = f"{s.paper.name}{' landscape' if imposition.landscape else ''}"
-    return (f"cards.pdf: {len(imposition.pages)} pages, {size} cards{what}, {imposition.per_page} a page on {paper} "
+    pages = plural(len(imposition.pages), "page")
+    return (f"cards.pdf: {pages}, {size} cards{what}, {imposition.per_page} a page on {paper} "
             f"({imposition.columns} x {imposition.rows}), backs: {s.duplex}, bleed {s.bleed:g} mm")
 
 

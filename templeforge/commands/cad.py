@@ -6,36 +6,26 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
+from cad.common.options import OPTIONS  # light: no CadQuery until the command runs
+from templeforge.options import declared
 from templeforge.terminal import plural
-
-PRINTER_NAMES = ("bambu-x1", "bambu-p1", "bambu-a1", "bambu-a1-mini", "prusa-mk4", "ender3")
 
 
 @click.command()
 @click.argument("deck_file", metavar="DECK.json")
-@click.option("--profile", "profile", type=click.Choice(["ams", "no-ams", "both"]), default="both", show_default=True,
-              help="AMS: every block colour and mark in its own filament; NO-AMS: one filament, marks "
-                   "debossed, with a colour change at the deboss floor.")
-@click.option("--printer", type=click.Choice(PRINTER_NAMES), default="bambu-x1", show_default=True,
-              help="The printer whose bed the plates are laid out for.")
-@click.option("--slicer", type=click.Choice(["auto", "bambu", "prusa"]), default="auto", show_default=True,
-              help="How the 3MF files keep each part's filament: bambu (Bambu Studio, OrcaSlicer) or "
-                   "prusa (PrusaSlicer); auto picks prusa for Prusa printers, bambu for the rest.")
+@declared(OPTIONS)
 @click.option("--settings", metavar="FILE.toml", help="Physical settings (pitch, clearance, depths, ...); "
               "`templeforge cad --print-settings` prints every one with its unit and reason.")
-@click.option("--players", type=click.IntRange(1, 12), default=4, show_default=True,
-              help="Player sets of the pieces each player has (a game with one shared set ignores it).")
-@click.option("--out", metavar="DIR", default="output/{game}/models", show_default=True, help="Output folder.")
 @click.option("--slice", "slice_", is_flag=True,
               help="Also slice every plate with PrusaSlicer's command line (Debian: prusa-slicer) and check "
                    "that it prints each part in the filament and with the colour changes its file names; "
                    "writes sliced.csv (layers, grams at 15% infill, print time per plate).")
 @click.option("--print-settings", is_flag=True, help="Print the default settings file and stop.")
-def cad(deck_file: str, profile: str, printer: str, slicer: str, settings: str | None, players: int, out: str,
-        slice_: bool, print_settings: bool) -> None:
+def cad(deck_file: str, settings: str | None, slice_: bool, print_settings: bool, **given: Any) -> None:
     """Write the 3D kit of a deck: one STL per distinct part (stl/), 3MF plates for AMS
     (ams/) and single-extruder printers (no-ams/), PNG previews of every plate and of the
     first card with face 1's solution in its pocket (previews/), and a bill of materials
@@ -58,7 +48,7 @@ def cad(deck_file: str, profile: str, printer: str, slicer: str, settings: str |
         templeforge cad output/GAME/deck.json --printer bambu-a1-mini --profile no-ams
     """
     from cad.common.profile import Physical, load_settings, settings_toml
-    from cad.common.profile import printer as find_printer
+    from generators.common.options import resolve
 
     if print_settings:
         click.echo(settings_toml(), nl=False)
@@ -66,8 +56,9 @@ def cad(deck_file: str, profile: str, printer: str, slicer: str, settings: str |
     from generators import read_deck
     from generators.common.files import output_path, write_files
 
+    values = resolve(OPTIONS, {k: v for k, v in given.items() if v is not None}).values
     ph = load_settings(settings) if settings else Physical()
-    bed = find_printer(printer, "--printer")
+    bed = values["printer"]
     if slice_:
         from cad.common import slicing
 
@@ -75,15 +66,16 @@ def cad(deck_file: str, profile: str, printer: str, slicer: str, settings: str |
             raise click.UsageError(f"--slice: {slicing.EXECUTABLE} is not installed (Debian: apt-get install "
                                    f"prusa-slicer)")
     info, deck = read_deck(deck_file)
-    folder = Path(out.format(game=info.name))
+    folder = Path(str(values["out"]).format(game=info.name))
     output_path(f"{folder}/", "bom.csv")
     from cad import kit_files, kit_steps
 
     started = time.perf_counter()
     with click.progressbar(length=kit_steps(info, deck), label="building parts", file=sys.stderr,
                            show_pos=True) as bar:
-        files, lines = kit_files(info, deck, physical=ph, bed=bed, players=players, profile=profile,
-                                 slicer=slicer, progress=lambda _: bar.update(1 if bar.pos < (bar.length or 0) else 0))
+        files, lines = kit_files(info, deck, physical=ph, bed=bed, players=values["players"],
+                                 profile=values["profile"], slicer=values["slicer"],
+                                 progress=lambda _: bar.update(1 if bar.pos < (bar.length or 0) else 0))
     if slice_:
         lines += _sliced(files, (bed.width, bed.depth), ph.density)
     written = write_files(folder, files)
@@ -115,7 +107,9 @@ def _sliced(files: dict[str, bytes], bed: tuple[float, float], density: float) -
                                  progress=lambda _: bar.update(1))
     wrong = [p for r in rows for p in r.problems]
     if wrong:
-        fail(f"failed: {len(wrong)} plate(s) do not slice as their files say: " + "; ".join(wrong[:3]) +
+        how = "does not slice as its file says" if len(wrong) == 1 else "do not slice as their files say"
+        fail(f"failed: {plural(len(wrong), 'plate')} {how}: "
+             + "; ".join(wrong[:3]) +
              "; nothing written", EXIT["failed"])
     files["sliced.csv"] = slicing.sliced_csv(rows, density).encode()
     return slicing.summary(rows, density, INFILL, skipped)

@@ -8,6 +8,7 @@ import click
 
 from solver.pieces import PRESETS, Piece, is_preset, piece, preset
 from templeforge.options import flips_option, json_option
+from templeforge.terminal import plural
 
 
 @click.command()
@@ -50,11 +51,11 @@ def shapes(names: tuple[str, ...], flips: bool, as_json: bool) -> None:
         return
     for p in pieces:
         kinds = len(p.shape.orientations(flips))
-        click.echo(f"{p.name}: {p.size} cells, {p.shape.dim}D, {kinds} orientation{'s' * (kinds != 1)}")
+        click.echo(f"{p.name}: {p.size} cells, {p.shape.dim}D, {plural(kinds, 'orientation')}")
         click.echo(p.shape.format())
         click.echo()
     total = sum(p.size for p in pieces)
-    click.echo(f"{len(pieces)} piece{'s' * (len(pieces) != 1)}, {total} cells")
+    click.echo(f"{plural(len(pieces), 'piece')}, {plural(total, 'cell')}")
 
 
 command = shapes

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from templeforge.cli import EXIT
+from templeforge.terminal import plural
 
 
 @click.group()
@@ -75,7 +76,7 @@ def solve(grid: str, pattern: str, tiles: str, seed: int) -> None:
     shown = sp.shows(window.rows)
     dist = sp.distances(shown)
     moves = sp.path(start, dist)
-    click.echo(f"\n{len(moves)} action{'s' * (len(moves) != 1)}, the fewest possible "
+    click.echo(f"\n{plural(len(moves), 'action')}, the fewest possible "
                f"(a random grid needs {float(dist.mean()):.2f} on average):")
     state = start
     click.echo("\nstart:")

@@ -4,6 +4,8 @@ otherwise (a log, CI, a pipe)."""
 from __future__ import annotations
 
 import sys
+import threading
+import time
 from typing import Any, TextIO
 
 from templeforge.pipeline.runner import ORDER, Display, Record
@@ -17,20 +19,57 @@ def _finished(stage: str, record: Record) -> str:
 
 
 class Plain(Display):
-    """A line when a stage starts and one when it ends."""
+    """A line when a stage starts and one when it ends, and while one runs a line at least
+    every ``every`` seconds (what it is doing, n of N), so that a log never falls silent for
+    minutes."""
 
-    def __init__(self, game: str, out: TextIO | None = None) -> None:
+    def __init__(self, game: str, out: TextIO | None = None, every: float = 15.0) -> None:
         self.game = game
         self.out = out or sys.stderr
+        self.every = every
+        self.lock = threading.Lock()
+        self.running: dict[str, float] = {}  # stage -> when it started
+        self.state: dict[str, tuple[int, int, str]] = {}
+        self.last = time.monotonic()
+        self.stopped = threading.Event()
+        self.beat: threading.Thread | None = None
 
     def _say(self, text: str) -> None:
-        print(f"[{self.game}] {text}", file=self.out, flush=True)
+        with self.lock:
+            self.last = time.monotonic()
+            print(f"[{self.game}] {text}", file=self.out, flush=True)
+
+    def _progress(self, stage: str) -> str:
+        done, total, what = self.state.get(stage, (0, 0, ""))
+        count = f"{done} of {total}" if total else (f"{done} so far" if done else "")
+        parts = [p for p in (what, count) if p]
+        elapsed = time.monotonic() - self.running.get(stage, time.monotonic())
+        return f"{stage}: working{': ' + ', '.join(parts) if parts else ''} ({elapsed:.0f} s)"
+
+    def _beating(self) -> None:
+        while not self.stopped.wait(min(1.0, self.every / 4)):
+            if self.running and time.monotonic() - self.last >= self.every:
+                for stage in list(self.running):
+                    self._say(self._progress(stage))
 
     def start(self, stage: str) -> None:
+        self.running[stage] = time.monotonic()
         self._say(f"{stage}: started")
+        if self.beat is None:
+            self.beat = threading.Thread(target=self._beating, name="progress", daemon=True)
+            self.beat.start()
+
+    def update(self, stage: str, done: int, total: int, what: str) -> None:
+        self.state[stage] = (done, total, what)
 
     def finish(self, stage: str, record: Record) -> None:
+        self.running.pop(stage, None)
         self._say(_finished(stage, record))
+
+    def close(self) -> None:
+        self.stopped.set()
+        if self.beat is not None:
+            self.beat.join()
 
 
 class Live(Display):

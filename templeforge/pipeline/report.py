@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from generators.common.figures import Bars, Drawing, Fact, Figure, Histogram, Table
+from generators.common.words import plural
 from generators.contract import Paper
 from templeforge.pipeline.runner import Reported
 
@@ -241,7 +242,8 @@ def bom_html(path: Path) -> str:
     for (profile, filament), (parts, grams, on) in sorted(totals.items()):
         body.append((profile, filament, str(int(on)), str(int(parts)), f"{grams:.1f}"))
     weight = {profile: sum(t[1] for (pr, _), t in totals.items() if pr == profile) for profile in plates}
-    summary = ", ".join(f"{profile}: {len(p)} plates, {weight[profile]:.0f} g" for profile, p in sorted(plates.items()))
+    summary = ", ".join(f"{profile}: {plural(len(p), 'plate')}, {weight[profile]:.0f} g"
+                        for profile, p in sorted(plates.items()))
     table = Table(("profile", "filament", "plates", "parts", "grams (solid)"), tuple(body), "<<>>>")
     return (f"<p>{esc(summary)} at most (printed solid; the slicer's infill takes less). "
             f'Per plate: <a href="models/bom.csv">models/bom.csv</a>.</p>' + table_html(table))

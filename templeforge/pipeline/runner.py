@@ -212,10 +212,128 @@ class Deferred:
         self.check()
 
 
+class Build:
+    """One game's build in progress: what its stages read (the settings, the deck once it is
+    made, the verify stage's check) and what they have made so far (``records``)."""
+
+    def __init__(self, settings: GameSettings, partial: Path, command: str, display: Display, jobs: int,
+                 report: Callable[[Reported], bytes] | None) -> None:
+        self.settings = settings
+        self.partial = partial
+        self.command = command
+        self.display = display
+        self.jobs = jobs
+        self.report = report
+        self.records: dict[str, Record] = {}
+        self.keys: dict[str, str] = {}
+        self.deferred = Deferred()
+        self.deck = b""
+        self.proved: tuple[Deck, Check] | None = None
+        self.workers: Any = None
+        self.queue: Any = None
+        self.pending: dict[str, Any] = {}  # stage -> its job in a worker
+
+    @property
+    def deck_name(self) -> str:
+        return self.records["generate"].files[0]
+
+    @property
+    def title(self) -> str:
+        return f"{self.settings.game.title} - {self.deck_name} (seed {self.settings.generate.values.get('seed')})"
+
+    def pool(self) -> Any:
+        """The worker pool (started the first time a stage can use it), or None for one job."""
+        if self.workers is None and self.jobs > 1:
+            self.workers, self.queue = stages.pool(self.jobs)
+        return self.workers
+
+    def progress(self, stage: str, check: bool = False) -> stages.Progress:
+        """What a stage's progress calls: the display, and (for native work) the deferred
+        Ctrl-C and the jobs in workers."""
+
+        def step(done: int, total: int, what: str) -> None:
+            if check:
+                self.deferred.check()
+            self.display.update(stage, done, total, what)
+            self.collect()
+
+        return step
+
+    def collect(self, wait: bool = False) -> None:
+        """Pass on the workers' progress and take in the jobs that are done (all, ``wait``)."""
+        if self.queue is not None:
+            _drain(self.queue, self.display)
+        for stage, job in list(self.pending.items()):
+            while wait and not job.ready():
+                _drain(self.queue, self.display)
+                time.sleep(0.05)
+            if job.ready():
+                made = job.get()
+                del self.pending[stage]
+                self.finish(stage, made, made.seconds or 0.0)
+
+    def finish(self, stage: str, made: stages.Made, seconds: float) -> None:
+        self.records[stage] = Record(self.keys[stage], _write(self.partial, made.files), seconds, made.lines)
+        self.display.finish(stage, self.records[stage])
+
+
+# -- the stages: what each one's key is made of and its work, in build order ---------------------
+
+
+def _generate(b: Build) -> stages.Made:
+    return stages.generate(b.settings, b.progress("generate"))
+
+
+def _verify(b: Build) -> stages.Made:
+    b.proved = stages.checked(b.settings.game, b.deck)
+    return stages.verify(b.proved[1])
+
+
+def _pdf(b: Build) -> stages.Made:
+    return stages.pdf(b.settings, b.deck, b.title, b.progress("pdf"))
+
+
+def _cad(b: Build) -> stages.Made:
+    pool = b.pool()
+    mapper = (lambda f, xs: pool.imap(f, xs)) if pool is not None else map
+    return stages.cad(b.settings, b.deck, b.progress("cad", check=True), mapper=mapper)
+
+
+def _report(b: Build) -> stages.Made:
+    assert b.report is not None
+    if b.proved is None:  # verify was carried over: the report still shows a real check
+        b.proved = stages.checked(b.settings.game, b.deck)
+    made = b.report(Reported(b.partial, b.settings, b.records, b.command, *b.proved))
+    return stages.Made({REPORT: made}, [REPORT])
+
+
+@dataclass(frozen=True)
+class Stage:
+    """A stage: its ``name``, what its key is made of (``inputs``), its ``work``; ``hold``:
+    it runs native code (Ctrl-C waits for the next part); ``pooled``: with workers it runs in
+    one of them, beside the stages after it, and is collected before the report."""
+
+    name: str
+    inputs: Callable[[Build], list[Any]]
+    work: Callable[[Build], stages.Made]
+    hold: bool = False
+    pooled: bool = False
+
+
+STAGES = (
+    Stage("generate", lambda b: [b.settings.generate.raw, file_hashes(b.settings.generate.raw)], _generate),
+    Stage("verify", lambda b: [sha256(b.deck)], _verify),
+    Stage("pdf", lambda b: [sha256(b.deck), b.settings.pdf.raw, b.title], _pdf, hold=True, pooled=True),
+    Stage("cad", lambda b: [sha256(b.deck), b.settings.cad.raw], _cad, hold=True),
+    Stage("report", lambda b: [b.command, [b.keys[s] for s in ORDER[:-1]]], _report),
+)
+
+
 def build_game(settings: GameSettings, out: Path, *, command: str, jobs: int = 1, force: bool = False,
                display: Display | None = None,
                report: Callable[[Reported], bytes] | None = None) -> Outcome:
-    """Build one game's kit into ``out/<game>/``.
+    """Build one game's kit into ``out/<game>/``: each stage of ``STAGES`` in turn, carried
+    over from the previous build when its key and files are unchanged.
 
     Raises:
         StageFailed: a stage stopped (the previous build is left as it was).
@@ -226,140 +344,65 @@ def build_game(settings: GameSettings, out: Path, *, command: str, jobs: int = 1
     partial = out / f".{game}.partial"
     previous = {} if force else read_state(folder)
     hashes = _manifest_hashes(folder) if previous else {}
-    records: dict[str, Record] = {}
+    b = Build(settings, partial, command, display, jobs, report)
     running = "setup"
-    workers = None
     try:
         with _sigterm_as_interrupt():
             if partial.exists():
                 shutil.rmtree(partial)  # left by a build that was killed outright
             partial.mkdir(parents=True)
-
-            def cached(stage: str, key: str) -> bool:
-                old = previous.get(stage)
-                if old is None or old.key != key or not _intact(folder, old, hashes):
-                    return False
-                _carry(folder, partial, old.files)
-                records[stage] = Record(key, old.files, old.seconds, old.lines, cached=True)
-                display.finish(stage, records[stage])
-                return True
-
-            deferred = Deferred()
-
-            def run(stage: str, key: str, work: Callable[[], stages.Made], hold: bool = False) -> None:
-                nonlocal running
-                running = stage
-                display.start(stage)
-                started = time.perf_counter()
-                if hold:
-                    with deferred.holding():
-                        made = work()
+            for stage in STAGES:
+                if stage.name == "report":
+                    running = next(iter(b.pending), running)
+                    b.collect(wait=True)  # the report shows every file
+                    if report is None:
+                        continue
+                key = b.keys[stage.name] = key_of(stage.name, game, *stage.inputs(b))
+                old = previous.get(stage.name)
+                if old is not None and old.key == key and _intact(folder, old, hashes):
+                    _carry(folder, partial, old.files)
+                    b.records[stage.name] = Record(key, old.files, old.seconds, old.lines, cached=True)
+                    display.finish(stage.name, b.records[stage.name])
+                elif stage.pooled and b.pool() is not None:
+                    display.start(stage.name)
+                    b.pending[stage.name] = b.workers.apply_async(stages.run_in_worker,
+                                                                  (stage.name, settings, b.deck, b.title))
                 else:
-                    made = work()
-                records[stage] = Record(key, _write(partial, made.files), time.perf_counter() - started, made.lines)
-                display.finish(stage, records[stage])
-
-            # generate
-            raw = settings.generate.raw
-            key = key_of("generate", game, raw, file_hashes(raw))
-            if not cached("generate", key):
-                run("generate", key, lambda: stages.generate(
-                    settings, lambda d, t, w: display.update("generate", d, t, w)))
-            deck_name = records["generate"].files[0]
-            deck = (partial / deck_name).read_bytes()
-            deck_hash = sha256(deck)
-            # verify
-            key = key_of("verify", game, deck_hash)
-            proved: list[tuple[Deck, Check]] = []  # the verify stage's check, for the report
-
-            def verify() -> stages.Made:
-                proved.append(stages.checked(settings.game, deck))
-                return stages.verify(proved[-1][1])
-
-            if not cached("verify", key):
-                run("verify", key, verify)
-            # PDFs and the 3D kit, side by side when there are workers
-            title = f"{settings.game.title} - {deck_name} (seed {settings.generate.values.get('seed')})"
-            pdf_key = key_of("pdf", game, deck_hash, settings.pdf.raw, title)
-            cad_key = key_of("cad", game, deck_hash, settings.cad.raw)
-            todo = [s for s, k in (("pdf", pdf_key), ("cad", cad_key)) if not cached(s, k)]
-            if todo and jobs > 1:
-                # one pool: the PDFs in a worker, the 3D kit's cards and previews over all of them
-                workers, queue = stages.pool(jobs)
-                pdf_job = None
-                if "pdf" in todo:
-                    display.start("pdf")
-                    pdf_job = workers.apply_async(stages.run_in_worker, ("pdf", settings, deck, title))
-
-                def collect(block: bool = False) -> None:
-                    nonlocal pdf_job
-                    _drain(queue, display)
-                    if pdf_job is not None and (block or pdf_job.ready()):
-                        made = pdf_job.get()
-                        pdf_job = None
-                        records["pdf"] = Record(pdf_key, _write(partial, made.files), made.seconds or 0.0, made.lines)
-                        display.finish("pdf", records["pdf"])
-
-                def cad_progress(done: int, total: int, what: str) -> None:
-                    deferred.check()
-                    display.update("cad", done, total, what)
-                    collect()
-
-                if "cad" in todo:
-                    pooled = workers
-                    run("cad", cad_key, lambda: stages.cad(settings, deck, cad_progress,
-                                                           mapper=lambda f, xs: pooled.imap(f, xs)), hold=True)
-                running = "pdf"
-                while pdf_job is not None and not pdf_job.ready():
-                    _drain(queue, display)
-                    time.sleep(0.05)
-                collect(block=True)
-                workers.close()
-                workers.join()
-                workers = None
-            else:
-                for stage in todo:
-                    if stage == "pdf":
-                        run("pdf", pdf_key, lambda: stages.pdf(
-                            settings, deck, title, lambda d, t, w: display.update("pdf", d, t, w)), hold=True)
+                    running = stage.name
+                    display.start(stage.name)
+                    started = time.perf_counter()
+                    if stage.hold:
+                        with b.deferred.holding():
+                            made = stage.work(b)
                     else:
-
-                        def cad_step(done: int, total: int, what: str) -> None:
-                            deferred.check()
-                            display.update("cad", done, total, what)
-
-                        run("cad", cad_key, lambda: stages.cad(settings, deck, cad_step), hold=True)
-            # the report, then the manifest and state
-            key = key_of("report", game, command, [records[s].key for s in ORDER[:-1]])
-            if report is not None and not cached("report", key):
-
-                def make_report() -> stages.Made:
-                    if not proved:  # verify was carried over: the report still shows a real check
-                        proved.append(stages.checked(settings.game, deck))
-                    made = report(Reported(partial, settings, records, command, *proved[-1]))
-                    return stages.Made({REPORT: made}, [REPORT])
-
-                run("report", key, make_report)
+                        made = stage.work(b)
+                    b.finish(stage.name, made, time.perf_counter() - started)
+                if stage.name == "generate":
+                    b.deck = (partial / b.deck_name).read_bytes()
+            if b.workers is not None:
+                b.workers.close()
+                b.workers.join()
+                b.workers = None
             running = "manifest"
-            _finish(partial, records, command, settings)
+            _finish(partial, b.records, command, settings)
             _swap(partial, folder, out / f".{game}.old")
     except KeyboardInterrupt:
-        _abandon(workers, partial)
+        _abandon(b.workers, partial)
         raise StageFailed(running, "interrupted", 130) from None
     except stages.VerifyFailed as err:
-        _abandon(workers, partial)
+        _abandon(b.workers, partial)
         raise StageFailed(running, str(err), 1) from None
     except RequestError as err:
-        _abandon(workers, partial)
+        _abandon(b.workers, partial)
         raise StageFailed(running, str(err), 2) from None
     except BaseException as err:
-        _abandon(workers, partial)
+        _abandon(b.workers, partial)
         if isinstance(err, OSError):
             raise
         raise StageFailed(running, f"{type(err).__name__}: {err}", 70) from err
     finally:
         display.close()
-    return Outcome(game, folder, records, command)
+    return Outcome(game, folder, b.records, command)
 
 
 def _drain(queue: Any, display: Display) -> None:

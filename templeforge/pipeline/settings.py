@@ -2,13 +2,16 @@
 
 ::
 
+    [kit]               # what paper and plastic share: set here, and only here
+    players = 2
+    pitch = 18
     [generate]          # the keys of `templeforge generate <game>` (not out or workers)
     cards = 24
     seed = 7
-    [pdf]               # the keys of `templeforge pdf` (not out), and previews = true|false
+    [pdf]               # the keys of `templeforge pdf` (not out, players, pitch), and previews = true|false
     paper = "letter"
     duplex = "long"
-    [cad]               # profile, printer, slicer, players, and every physical setting
+    [cad]               # profile, printer, slicer, and every physical setting but pitch
     printer = "bambu-a1-mini"
     clearance = 0.25
     [generate.GAME]     # one game's own keys, over the section's shared ones
@@ -34,11 +37,13 @@ from generators.common.options import Option, profile_table, raw_values, resolve
 from generators.contract import Game
 from solver.textfiles import parse_toml, read_text
 
-SECTIONS = ("generate", "pdf", "cad")
+SECTIONS = ("kit", "generate", "pdf", "cad")
+#: What paper and plastic share, set once in ``[kit]``: the pieces' cell (paper blocks and
+#: printed locks at the plastic blocks' pitch, so either set fits either card) and the
+#: number of players (paper sets, reference cards, plastic sets).
+KIT = {"players": (1, 12), "pitch": (8.0, 30.0)}
 #: Keys a stage has on its own command that the build sets itself.
-BUILD_SETS = {"generate": {"out": "--out", "workers": "--jobs"}, "pdf": {"out": "--out"}}
-CAD_CHOICES = {"profile": ("both", "ams", "no-ams"), "slicer": ("auto", "bambu", "prusa")}
-CAD_DEFAULTS: dict[str, Any] = {"profile": "both", "printer": "bambu-x1", "slicer": "auto", "players": 4}
+BUILD_SETS = {"generate": {"out": "--out", "workers": "--jobs"}, "pdf": {"out": "--out"}, "cad": {"out": "--out"}}
 
 
 @dataclass(frozen=True)
@@ -87,6 +92,41 @@ def _build_keys(section: str, table: dict[str, Any], where: str) -> list[str]:
     for k in taken:
         table.pop(k, None)
     return problems
+
+
+def _shared_keys(section: str, table: dict[str, Any], where: str) -> list[str]:
+    """Take out of ``table`` the keys ``[kit]`` holds for paper and plastic, one problem each."""
+    problems = [f"{where}: [{section}] {k}: paper and plastic share it: set it once, in [kit]" for k in table
+                if k in KIT]
+    for k in KIT:
+        table.pop(k, None)
+    return problems
+
+
+def kit_table(sections: Mapping[str, Mapping[str, Any]], game: str, where: str) -> tuple[dict[str, Any], list[str]]:
+    """The ``[kit]`` section (and its game sub-table), checked: what the paper and the
+    plastic of one build share."""
+    from generators.common import parse
+
+    try:
+        table, named = game_table(sections, "kit", game, where)
+    except RequestError as err:
+        return {}, list(err.problems)
+    problems = []
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        if key not in KIT:
+            problems.append(f"{where}: {named}: unknown key {key!r} (expected {', '.join(KIT)})")
+            continue
+        low, high = KIT[key]
+        try:
+            if isinstance(low, int):
+                out[key] = parse.parse_int(value, f"{where}: {named} {key}", low=low, high=int(high))
+            else:
+                out[key] = parse.parse_float(value, f"{where}: {named} {key}", low=low, high=high)
+        except RequestError as err:
+            problems.extend(err.problems)
+    return out, problems
 
 
 def _options(options: Sequence[Option], section: str) -> tuple[Option, ...]:
@@ -142,18 +182,24 @@ def game_settings(info: Game, sections: Mapping[str, Mapping[str, Any]], where: 
     try:
         options = _options(rules.OPTIONS, "generate")
         table = profile_table(table, options, f"{where}: {named}", folder)
-        given = {"seed": str(seed)} if seed is not None else {}
-        values = resolve(rules.OPTIONS, {**given, "workers": str(jobs)}, table=table, source=f"{where}: {named}")
+        # the seed stays the integer it is: `--seed 7` and `seed = 7` make the same stage key
+        given: dict[str, Any] = {"seed": seed} if seed is not None else {}
+        values = resolve(rules.OPTIONS, {**given, "workers": jobs}, table=table, source=f"{where}: {named}")
         generate = Stage(raw_values(options, given, table=table), values.values, values.given - {"workers"})
     except RequestError as err:
         problems.extend(err.problems)
         generate = Stage({})
+    # what paper and plastic share
+    kit, kit_problems = kit_table(sections, info.name, where)
+    problems += kit_problems
     # pdf
     try:
         table, named = game_table(sections, "pdf", info.name, where)
     except RequestError as err:
         problems.extend(err.problems)
         table, named = {}, "[pdf]"
+    problems += _shared_keys("pdf", table, where)
+    table.update(kit)
     previews = table.pop("previews", True)
     if not isinstance(previews, bool):
         problems.append(f"{where}: [pdf] previews: expected true or false, got {previews!r}")
@@ -169,6 +215,9 @@ def game_settings(info: Game, sections: Mapping[str, Mapping[str, Any]], where: 
     # cad
     try:
         table, named = game_table(sections, "cad", info.name, where)
+        problems += _build_keys("cad", table, where)
+        problems += _shared_keys("cad", table, where)
+        table.update(kit)
         cad = cad_stage(table, f"{where}: {named}")
     except RequestError as err:
         problems.extend(err.problems)
@@ -179,38 +228,30 @@ def game_settings(info: Game, sections: Mapping[str, Mapping[str, Any]], where: 
 
 
 def cad_stage(table: Mapping[str, Any], where: str) -> Stage:
-    """The ``[cad]`` section: ``profile``, ``printer``, ``slicer``, ``players`` and any
-    physical setting (``cad.common.profile``)."""
-    from cad.common.profile import BY_NAME, physical_from, printer
+    """The ``[cad]`` section: the options of ``templeforge cad`` (``cad.common.options``, but
+    ``out``) and any physical setting (``cad.common.profile``)."""
+    from cad.common.options import OPTIONS as CAD_OPTIONS
+    from cad.common.profile import BY_NAME, physical_from
 
+    options = _options(CAD_OPTIONS, "cad")
+    names = {o.name for o in options}
     problems = []
-    raw = dict(CAD_DEFAULTS)
-    physical = {}
-    for key, value in table.items():
-        if key in CAD_DEFAULTS:
-            raw[key] = value
-        elif key in BY_NAME:
-            physical[key] = value
-        else:
-            problems.append(f"{where}: unknown key {key!r} (expected {', '.join(CAD_DEFAULTS)} or a physical "
+    mine = {k: v for k, v in table.items() if k in names}
+    physical = {k: v for k, v in table.items() if k in BY_NAME}
+    for key in table:
+        if key not in names and key not in BY_NAME:
+            problems.append(f"{where}: unknown key {key!r} (expected {', '.join(sorted(names))} or a physical "
                             f"setting: {', '.join(BY_NAME)})")
-    for key, choices in CAD_CHOICES.items():
-        if raw[key] not in choices:
-            problems.append(f"{where}: {key}: expected one of {', '.join(choices)}, got {raw[key]!r}")
-    players = raw["players"]
-    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 12:
-        problems.append(f"{where}: players: expected a whole number 1-12, got {players!r}")
-    bed = None
+    values: dict[str, Any] = {}
     try:
-        bed = printer(raw["printer"] if isinstance(raw["printer"], str) else repr(raw["printer"]), f"{where}: printer")
+        values = dict(resolve(CAD_OPTIONS, {}, table=mine, source=where).values)
     except RequestError as err:
         problems.extend(err.problems)
-    ph = None
     try:
-        ph = physical_from(physical, where)
+        values["physical"] = physical_from(physical, where)
     except RequestError as err:
         problems.extend(err.problems)
     if problems:
         raise RequestError(problems)
-    values = {**raw, "bed": bed, "physical": ph}
-    return Stage({**raw, **{k: physical[k] for k in sorted(physical)}}, values, frozenset(table))
+    raw = {**raw_values(options, {}, table=mine), **{k: physical[k] for k in sorted(physical)}}
+    return Stage(raw, values, frozenset(table))

@@ -76,7 +76,7 @@ def cad(settings: GameSettings, data: bytes, progress: Progress, mapper: Any = m
         done[0] += 1
         progress(min(done[0], total), total, what)
 
-    files, lines = kit_files(settings.game, deck, physical=v["physical"], bed=v["bed"],
+    files, lines = kit_files(settings.game, deck, physical=v["physical"], bed=v["printer"],
                              players=v["players"], profile=v["profile"], slicer=v["slicer"], progress=step,
                              mapper=mapper)
     return Made({f"models/{name}": data for name, data in files.items()}, lines)

@@ -1,0 +1,124 @@
+"""A reference deck for "more cards like mine": what is taken from a designer's deck.
+
+``Reference`` holds its block set, blocks per face, flips rule and lock box (the defaults of
+the request, unless an option overrides them), the difficulty of each of its faces rated by
+our rating, its share of unique faces, and its locks (which no generated card may repeat, up
+to rotation and reflection). A face's bin is its place in the reference distribution: the
+least reference difficulty at or above its own.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generators.common.deckfile import DeckError
+from generators.common.errors import RequestError
+from solver.pieces import Piece
+from solver.shapes import Shape
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """See the module docstring."""
+
+    source: str
+    block_set: str
+    blocks: tuple[Piece, ...]
+    blocks_per_face: tuple[int, int]
+    flips: bool
+    lock_size: tuple[int, int]
+    difficulties: tuple[float, ...]
+    unique: tuple[bool, ...]
+    locks: frozenset[Shape]
+    lock_sizes: tuple[int, ...]
+    skipped: int
+
+    @property
+    def unique_share(self) -> float:
+        return sum(self.unique) / len(self.unique)
+
+    def values(self) -> tuple[float, ...]:
+        """The reference's distinct difficulties, in order: the bins' centres."""
+        return tuple(sorted(set(self.difficulties)))
+
+    def bin_of(self, difficulty: float) -> int:
+        """The bin of a difficulty: the index of the least reference value at or above it
+        (the last one for a difficulty above them all). Filling the bins in proportion then
+        makes the two distribution functions agree at every reference value."""
+        values = self.values()
+        return min(bisect.bisect_left(values, difficulty), len(values) - 1)
+
+    def targets(self, faces: int) -> Counter[int]:
+        """How many of ``faces`` generated faces each bin should hold: the reference's
+        distribution function scaled to ``faces`` and rounded at every reference value, so
+        the rounding never drifts to one end (largest remainders would favour early bins)."""
+        values = self.values()
+        below = Counter(values.index(d) for d in self.difficulties)
+        out: Counter[int] = Counter()
+        seen = placed = 0
+        for k in range(len(values)):
+            seen += below[k]
+            upto = math.floor(faces * seen / len(self.difficulties) + 0.5)
+            out[k] = upto - placed
+            placed = upto
+        return out
+
+    def unique_target(self, faces: int) -> int:
+        return round(self.unique_share * faces)
+
+
+def read_reference(value: Any, label: str) -> Reference:
+    """The reference deck named by ``--like`` (any Puzzle Temple deck, hand-written or
+    generated), its faces rated now.
+
+    Raises:
+        RequestError: the file cannot be read, is not a Puzzle Temple deck, or has no face
+            that can be solved and rated.
+    """
+    from generators.puzzle_temple.deck import read_deck
+    from generators.puzzle_temple.verify import MAX_RATING_STATES  # rate as the verifier does
+    from solver.rating import RatingLimit, rate
+
+    if isinstance(value, Reference):
+        return value
+    if not isinstance(value, str) or not value.strip():
+        raise RequestError(f"{label}: expected a deck file, got {value!r}")
+    try:
+        deck = read_deck(value)
+    except DeckError as err:
+        raise RequestError(f"{label}: {err}") from None
+    difficulties, unique, skipped = [], [], 0
+    for card in deck.cards:
+        for face in card.faces:
+            try:
+                rating = rate(deck.puzzle(card, face), max_states=MAX_RATING_STATES)
+            except RatingLimit:
+                skipped += 1
+                continue
+            if not rating.tilings:
+                skipped += 1
+                continue
+            difficulties.append(rating.bits)
+            unique.append(rating.tilings == 1)
+    if not difficulties:
+        raise RequestError(f"{label}: {value} has no face that can be solved and rated")
+    per_face = [len(f.blocks) for c in deck.cards for f in c.faces]
+    turned = [sorted(c.lock.extent()) for c in deck.cards]  # (short side, long side)
+    name = deck.parameters.get("blocks")
+    return Reference(
+        source=str(value),
+        block_set=name if isinstance(name, str) else Path(value).name,
+        blocks=deck.blocks,
+        blocks_per_face=(min(per_face), max(per_face)),
+        flips=deck.flips,
+        lock_size=(max(t[1] for t in turned), max(t[0] for t in turned)),
+        difficulties=tuple(difficulties),
+        unique=tuple(unique),
+        locks=frozenset(c.lock.canonical(flips=True) for c in deck.cards),
+        lock_sizes=tuple(c.lock.size for c in deck.cards),
+        skipped=skipped)
