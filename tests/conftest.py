@@ -1,7 +1,14 @@
-"""Hypothesis profiles. The default run (and so CI) draws the same examples every time
-(``derandomize``): a test that passed once passes again on the same code, and a failure is
-reproduced by running it again. ``HYPOTHESIS_PROFILE=explore`` draws fresh random examples
-on every run, to look for new failures; pin what it finds with ``@example``."""
+"""Hypothesis profiles and the decks the tests share.
+
+The default run (and so CI) draws the same examples every time (``derandomize``): a test
+that passed once passes again on the same code, and a failure is reproduced by running it
+again. ``HYPOTHESIS_PROFILE=explore`` draws fresh random examples on every run, to look for
+new failures; pin what it finds with ``@example``.
+
+Small decks are read from ``tests/data/`` (``tests/test_samples.py`` holds each to the
+verifier, and under ``-m slow`` to the generator); the default decks, which take seconds to
+make, are generated once per run for the tests about them (all marked slow).
+"""
 
 import os
 
@@ -11,6 +18,7 @@ from hypothesis import settings
 from generators.puzzle_temple.deck import Deck
 from generators.puzzle_temple.generate import Spec, generate
 from solver.pieces import preset
+from tests.data import sample
 
 settings.register_profile("default", derandomize=True, print_blob=True)
 settings.register_profile("explore", derandomize=False, print_blob=True)
@@ -37,8 +45,4 @@ def stones_deck():
 @pytest.fixture(scope="session")
 def small_stones_deck():
     """A 12-card Shifting Stones deck (seed 5): quick to print, model and verify."""
-    from generators.shifting_stones.generate import generate as generate_stones
-    from generators.shifting_stones.spec import PUBLISHED_MIX, scaled
-    from generators.shifting_stones.spec import Spec as StonesSpec
-
-    return generate_stones(StonesSpec(cards=12, mix=scaled(PUBLISHED_MIX, 12), seed=5, workers=2))
+    return sample("shifting-stones-12-seed-5.json")

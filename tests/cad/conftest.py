@@ -1,14 +1,13 @@
-"""A small deck for the 3D tests, made once per run."""
+"""A small deck for the 3D tests, read from tests/data."""
 
 from __future__ import annotations
 
 import pytest
 
 from generators.puzzle_temple.deck import Deck
-from generators.puzzle_temple.generate import Spec, generate
-from solver.pieces import preset
+from tests.data import sample
 
 
 @pytest.fixture(scope="session")
 def cad_deck() -> Deck:
-    return generate(Spec(preset("ubongo12"), cards=3, seed=11))
+    return sample("puzzle-temple-3-seed-11.json")

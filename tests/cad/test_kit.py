@@ -142,6 +142,7 @@ def test_the_cad_command_writes_the_kit_and_refuses_bad_settings(cad_deck: Deck,
     assert result.exit_code == 0 and "clearance = 0.2" in result.output
 
 
+@pytest.mark.slow  # two whole kits; slicer_for is checked by default
 def test_prusa_printers_get_prusaslicer_files_unless_told_otherwise(cad_deck: Deck, tmp_path: Path) -> None:
     deck_file = write_deck(cad_deck, tmp_path / "deck.json")
     out = tmp_path / "models"
@@ -222,3 +223,12 @@ def test_the_preview_shows_the_filament_printing_at_each_height() -> None:
     assert sum(len(m.triangles) for m, _ in parts) == len(body.mesh.triangles)
     assert kit.preview_parts(piece, top, False, fils) == []
     assert [c for _, c in kit.preview_parts(piece, top, True, fils)] == ["#EEEEEE"]
+
+
+def test_the_slicer_layout_follows_the_printer_unless_named() -> None:
+    from cad.common.options import Slicer
+    from cad.common.profile import PRINTERS
+
+    mk4, x1 = PRINTERS["prusa-mk4"], PRINTERS["bambu-x1"]
+    assert Slicer.AUTO.for_printer(mk4) is Slicer.PRUSA and Slicer.AUTO.for_printer(x1) is Slicer.BAMBU
+    assert Slicer.BAMBU.for_printer(mk4) is Slicer.BAMBU and Slicer.PRUSA.for_printer(x1) is Slicer.PRUSA

@@ -183,6 +183,7 @@ def test_the_board_holds_78_jewels_with_the_clearance_and_fits_the_smallest_bed(
         assert gap >= PH.clearance - 1e-6
 
 
+@pytest.mark.slow  # the default deck at full size
 def test_sampled_cards_of_the_default_deck_fit_every_face(default_deck: Deck) -> None:
     """The largest lock and three cards drawn with a fixed seed: every face's stored solution,
     built as blocks, lies in the pocket with no overlap and every gap at least the clearance."""

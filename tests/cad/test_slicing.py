@@ -178,6 +178,7 @@ def test_the_gcode_reader_finds_layers_tools_changes_and_volumes() -> None:
 # -- templeforge cad --slice ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # slices every plate; the default run slices one of each kind
 @needs_slicer
 def test_cad_slice_writes_sliced_csv_for_every_plate_it_can_check(small_stones_deck, tmp_path: Path) -> None:
     deck = write_deck(small_stones_deck, tmp_path / "deck.json")
@@ -247,5 +248,5 @@ def test_a_plate_that_slices_otherwise_fails_the_command_and_writes_nothing(smal
     result = CliRunner().invoke(main, ["cad", str(deck), "--slice", "--profile", "no-ams", "--out",
                                        str(tmp_path / "m")])
     assert result.exit_code == 1
-    assert "do not slice as their files say: no-ams/plate-01.3mf" in result.stderr
+    assert "1 plate does not slice as its file says: no-ams/plate-01.3mf" in result.stderr
     assert not (tmp_path / "m").exists()

@@ -34,7 +34,7 @@ ENGINES = ["counter", "cp-sat"]
 
 @pytest.mark.parametrize(
     ("rows", "cols", "every", "classes"),
-    [(6, 10, 9356, 2339), (5, 12, 4040, 1010), (4, 15, 1472, 368), (3, 20, 8, 2)],
+    [pytest.param(6, 10, 9356, 2339, marks=pytest.mark.slow), (5, 12, 4040, 1010), (4, 15, 1472, 368), (3, 20, 8, 2)],
 )
 def test_pentomino_rectangles_match_the_published_counts(rows: int, cols: int, every: int,
                                                           classes: int) -> None:
@@ -50,7 +50,7 @@ def test_pentomino_rectangles_match_the_published_counts(rows: int, cols: int, e
     assert all(verify_solution(puzzle, s).ok for s in up_to.solutions)
 
 
-@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("engine", [pytest.param(e, marks=pytest.mark.slow) if e == "cp-sat" else e for e in ENGINES])
 def test_pentominoes_3x20_with_each_engine(engine: str) -> None:
     puzzle = Puzzle(box(3, 20), preset("pentominoes"))
     assert tiling.count(puzzle, engine=engine).count == 8
@@ -312,6 +312,7 @@ def test_distinct_counts_agree_with_the_naive_oracle(engine: str, puzzle: Puzzle
     assert result.count == oracle.distinct(puzzle.region, expected, puzzle.flips, list(puzzle.pieces))
 
 
+@pytest.mark.slow  # the small regions agree in the default run
 @settings(max_examples=200, deadline=None)
 @given(ubongo_size_puzzles())
 def test_counter_and_cp_sat_agree_on_larger_regions(puzzle: Puzzle) -> None:

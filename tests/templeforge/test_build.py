@@ -26,16 +26,15 @@ from templeforge.pipeline import runner, stages
 from templeforge.pipeline.settings import game_settings, read_profile
 
 SMALL = """
+[kit]
+players = 1
+
 [generate]
 cards = 3
 seed = 4
 
 [pdf]
-players = 1
 {pdf}
-
-[cad]
-players = 1
 """
 
 
@@ -136,8 +135,10 @@ def test_two_jobs_give_the_same_bytes_as_one(built: Path, tmp_path: Path) -> Non
             assert one[name] == two[name], name
 
 
-@pytest.mark.parametrize(("jobs", "delay", "sent"), [(2, 0.3, signal.SIGINT), (2, 3.0, signal.SIGINT),
-                                                     (1, 1.0, signal.SIGTERM)])
+@pytest.mark.parametrize(("jobs", "delay", "sent"), [
+    (2, 0.3, signal.SIGINT),
+    pytest.param(2, 3.0, signal.SIGINT, marks=pytest.mark.slow),  # later, in the 3D stage
+    pytest.param(1, 1.0, signal.SIGTERM, marks=pytest.mark.slow)])
 def test_an_interrupted_build_leaves_the_previous_one_intact(built: Path, tmp_path: Path, jobs: int, delay: float,
                                                              sent: int) -> None:
     """Early in the 3D stage the main process is still importing CadQuery: a signal must
@@ -209,20 +210,21 @@ def test_the_profile_names_every_unknown_section_key_and_bad_value(tmp_path: Pat
 def test_the_command_line_seed_wins_over_the_profile(tmp_path: Path) -> None:
     sections = read_profile(profile(tmp_path))
     settings = game_settings(GAMES["puzzle-temple"], sections, "small.toml", tmp_path, seed=9)
-    assert settings.generate.values["seed"] == 9 and settings.generate.raw["seed"] == "9"
+    assert settings.generate.values["seed"] == 9 and settings.generate.raw["seed"] == 9
     assert game_settings(GAMES["puzzle-temple"], sections, "small.toml", tmp_path).generate.values["seed"] == 4
 
 
 def test_a_games_own_sub_table_wins_and_shared_keys_go_to_the_games_that_have_them(tmp_path: Path) -> None:
     path = tmp_path / "both.toml"
     path.write_text('[generate]\ncards = 6\nblocks = "tetrominoes"\n[generate.shifting-stones]\nmix = "1:2,2:2,5:1"\n'
-                    'cards = 5\n[pdf.puzzle-temple]\nplayers = 2\n[cad.shifting-stones]\nstone_size = 40\n')
+                    'cards = 5\n[kit.puzzle-temple]\nplayers = 2\n[cad.shifting-stones]\nstone_size = 40\n')
     sections = read_profile(path)
     temple = game_settings(GAMES["puzzle-temple"], sections, str(path), tmp_path)
     stones = game_settings(GAMES["shifting-stones"], sections, str(path), tmp_path)
     assert temple.generate.values["cards"] == 6 and temple.generate.values["blocks"].name == "tetrominoes"
     assert stones.generate.values["cards"] == 5 and "blocks" not in stones.generate.values
     assert (temple.pdf.values["players"], stones.pdf.values["players"]) == (2, 4)
+    assert (temple.cad.values["players"], stones.cad.values["players"]) == (2, 4), "[kit] reaches paper and plastic"
     assert stones.cad.values["physical"].stone_size == 40 and temple.cad.values["physical"].stone_size == 30
     path.write_text("[generate]\ncards = 6\n[generate.chess]\ncards = 2\n")
     with pytest.raises(RequestError, match=r"\[generate.chess\]: not a game"):
@@ -230,24 +232,6 @@ def test_a_games_own_sub_table_wins_and_shared_keys_go_to_the_games_that_have_th
     path.write_text("[generate.shifting-stones]\nblocks = 'ubongo12'\n")
     with pytest.raises(RequestError, match=r"\[generate.shifting-stones\]: unknown key 'blocks'"):
         game_settings(GAMES["shifting-stones"], read_profile(path), str(path), tmp_path)
-
-
-def test_a_shifting_stones_build_makes_its_kit_and_report(tmp_path: Path) -> None:
-    path = tmp_path / "stones.toml"
-    path.write_text("[generate]\ncards = 8\nseed = 2\n[pdf]\nplayers = 1\n[cad]\nprofile = 'no-ams'\n")
-    result = run("build", "--game", "shifting-stones", "--profile", str(path), "--out", str(tmp_path / "out"),
-                 "--jobs", "1")
-    assert result.exit_code == 0, result.output + result.stderr
-    folder = tmp_path / "out" / "shifting-stones"
-    have = files(folder)
-    for name in ("deck.json", "cards.pdf", "stones.pdf", "report.html", "manifest.json", "models/bom.csv",
-                 "models/no-ams/plate-01.3mf", "models/stl/stone-1-sun-moon.stl", "previews/contact-sheet.png"):
-        assert name in have, name
-    report = have["report.html"].decode()
-    assert "every one of the 8 patterns is feasible and distinct" in report
-    assert "Spearman correlation of points and difficulty" in report and "stones.pdf" in report
-    again = run("build", "--game", "shifting-stones", "--profile", str(path), "--out", str(tmp_path / "out"))
-    assert again.exit_code == 0 and "nothing to redo" in again.output
 
 
 def test_a_folder_that_no_build_made_is_not_replaced(tmp_path: Path) -> None:
@@ -315,3 +299,49 @@ def test_the_default_build_makes_the_whole_default_kit(tmp_path: Path) -> None:
     assert "every face of the 36 cards (216 faces)" in (folder / "report.html").read_text()
     stones = json.loads((tmp_path / "shifting-stones" / "deck.json").read_text())
     assert len(stones["cards"]) == 72 and stones["parameters"]["mix"] == "1:28,2:26,3:13,5:5"
+
+
+def test_what_paper_and_plastic_share_is_set_once_in_kit(tmp_path: Path) -> None:
+    path = tmp_path / "kit.toml"
+    path.write_text("[kit]\npitch = 18\nplayers = 3\n")
+    settings = game_settings(GAMES["puzzle-temple"], read_profile(path), str(path), tmp_path)
+    assert settings.pdf.values["pitch"] == 18 == settings.cad.values["physical"].pitch
+    assert settings.pdf.values["players"] == 3 == settings.cad.values["players"]
+    path.write_text("[pdf]\npitch = 12\n[cad]\npitch = 20\nplayers = 2\n[kit]\ncolour = 'red'\n")
+    with pytest.raises(RequestError) as err:
+        game_settings(GAMES["puzzle-temple"], read_profile(path), str(path), tmp_path)
+    said = "\n".join(err.value.problems)
+    assert "[pdf] pitch: paper and plastic share it: set it once, in [kit]" in said
+    assert "[cad] pitch: paper and plastic share it" in said and "[cad] players: paper and plastic" in said
+    assert "[kit]: unknown key 'colour' (expected players, pitch)" in said
+    path.write_text("[kit]\npitch = 40\n")
+    with pytest.raises(RequestError, match=r"\[kit\] pitch: expected at most 30"):
+        game_settings(GAMES["puzzle-temple"], read_profile(path), str(path), tmp_path)
+
+
+def test_without_a_terminal_a_long_stage_says_what_it_is_doing_every_so_often() -> None:
+    import io
+
+    from templeforge.pipeline.display import Plain
+    from templeforge.pipeline.runner import Record
+
+    out = io.StringIO()
+    shown = Plain("toy", out, every=0.2)
+    shown.start("cad")
+    shown.update("cad", 3, 40, "card 3")
+    time.sleep(0.9)
+    shown.finish("cad", Record("key", lines=["made"], seconds=0.9))
+    shown.close()
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "[toy] cad: started" and lines[-1] == "[toy] cad: made (0.9 s)"
+    beats = [line for line in lines[1:-1] if line.startswith("[toy] cad: working: card 3, 3 of 40 (")]
+    assert len(beats) >= 2, lines
+
+
+def test_the_seed_is_the_same_integer_from_the_command_line_or_the_profile(tmp_path: Path) -> None:
+    path = tmp_path / "seed.toml"
+    path.write_text("[generate]\nseed = 7\n")
+    from_profile = game_settings(GAMES["puzzle-temple"], read_profile(path), str(path), tmp_path)
+    from_option = game_settings(GAMES["puzzle-temple"], {}, "profile", tmp_path, seed=7)
+    assert from_profile.generate.raw["seed"] == from_option.generate.raw["seed"] == 7
+    assert runner.key_of("generate", from_profile.generate.raw) == runner.key_of("generate", from_option.generate.raw)

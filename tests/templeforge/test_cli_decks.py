@@ -117,7 +117,7 @@ def test_a_block_set_file(tmp_path: Path) -> None:
     blocks = tmp_path / "blocks.toml"
     blocks.write_text('pieces = ["pentominoes"]\n')
     out = tmp_path / "deck.json"
-    result = run("generate", "puzzle-temple", "--blocks", str(blocks), "--cards", "2", "--lock-size", "8x6",
+    result = run("generate", "puzzle-temple", "--blocks", str(blocks), "--cards", "1", "--lock-size", "8x6",
                  "--difficulty", "any", "--workers", "1", "--out", str(out))
     assert result.exit_code == 0, result.output
     assert set(json.loads(out.read_text())["blocks"]) == set("FILNPTUVWXYZ")

@@ -5,10 +5,9 @@ from __future__ import annotations
 import pytest
 
 from generators.puzzle_temple.deck import Deck
-from generators.puzzle_temple.generate import Spec, generate
-from solver.pieces import preset
+from tests.data import sample
 
 
 @pytest.fixture(scope="session")
 def small_deck() -> Deck:
-    return generate(Spec(preset("ubongo12"), cards=4, seed=5))
+    return sample("puzzle-temple-4-seed-5.json")

@@ -8,17 +8,16 @@ from collections import Counter
 import pytest
 
 from generators.common.errors import RequestError as SpecError
-from generators.common.grading import Tier, parse_target, tier_counts, tier_of
-from generators.puzzle_temple.deck import DICE
+from generators.common.grading import TARGETS, Tier, parse_target, tier_counts, tier_of
+from generators.puzzle_temple.deck import DICE, Deck
 from generators.puzzle_temple.generate import DeckShortfall, Spec, generate
 from generators.puzzle_temple.verify import verify_deck
 from solver import tiling
 from solver.pieces import piece, preset
 
 
-def test_the_default_deck_keeps_every_promise(default_deck) -> None:
-    deck = default_deck
-    assert len(deck.cards) == 36 and [c.id for c in deck.cards] == list(range(1, 37))
+def keeps_every_promise(deck: Deck, cards: int) -> None:
+    assert len(deck.cards) == cards and [c.id for c in deck.cards] == list(range(1, cards + 1))
     check = verify_deck(deck)
     assert check.ok, check.problems[:5]
     for card in deck.cards:
@@ -28,13 +27,23 @@ def test_the_default_deck_keeps_every_promise(default_deck) -> None:
         assert tuple(f.die for f in card.faces) == DICE
         assert len({frozenset(f.blocks) for f in card.faces}) == 6
         assert all(len(f.blocks) == 3 for f in card.faces)
-    assert len({c.lock.canonical() for c in deck.cards}) == 36
+    assert len({c.lock.canonical() for c in deck.cards}) == cards
     assert check.usage_ratio is not None and check.usage_ratio <= 1.5
     bounds = tuple(deck.parameters["tier_bounds"])
     tiers = Counter(tier_of(c.difficulty, bounds) for c in deck.cards)
-    assert tiers == {Tier.EASY: 12, Tier.MEDIUM: 12, Tier.HARD: 12}
+    assert tiers == Counter(tier_counts(cards, TARGETS["thirds"]))
 
 
+def test_a_small_deck_keeps_every_promise(small_deck: Deck) -> None:
+    keeps_every_promise(small_deck, 4)
+
+
+@pytest.mark.slow  # the default deck at full size
+def test_the_default_deck_keeps_every_promise(default_deck: Deck) -> None:
+    keeps_every_promise(default_deck, 36)
+
+
+@pytest.mark.slow  # the default deck at full size
 def test_stored_counts_and_ratings_are_the_solvers(default_deck) -> None:
     card = default_deck.cards[-1]
     for face in card.faces:
@@ -42,6 +51,7 @@ def test_stored_counts_and_ratings_are_the_solvers(default_deck) -> None:
         assert result.count == face.solutions and result.exhaustive
 
 
+@pytest.mark.slow  # the default deck, twice
 def test_the_same_seed_gives_the_same_bytes_whatever_the_workers(default_deck) -> None:
     again = generate(Spec(preset("ubongo12"), seed=0, workers=1))
     assert again.dumps() == default_deck.dumps()
@@ -92,6 +102,7 @@ def test_a_budget_too_small_says_how_many_cards_it_made() -> None:
     assert f"made {err.value.made} of 36 cards: after 30 random locks and 2 CP-SAT designs" in str(err.value)
 
 
+@pytest.mark.slow  # a minute of CP-SAT designs
 def test_cp_sat_designs_fill_a_card_too_small_for_random_locks() -> None:
     # four blocks on a 4x4 card: random unions rarely fit the box; the joint model does
     spec = Spec(preset("ubongo12"), cards=3, blocks_per_face=(4, 4), lock_size=(4, 4), attempts=48,

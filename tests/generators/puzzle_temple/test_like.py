@@ -13,7 +13,8 @@ from generators.common.errors import RequestError
 from generators.common.options import resolve
 from generators.puzzle_temple.deck import read_deck
 from generators.puzzle_temple.generate import generate
-from generators.puzzle_temple.like import AIM, read_reference
+from generators.puzzle_temple.like import AIM
+from generators.puzzle_temple.reference import read_reference
 from generators.puzzle_temple.spec import OPTIONS, Spec
 from generators.puzzle_temple.verify import verify_deck
 
@@ -31,6 +32,7 @@ def like_deck(reference):
     return generate(Spec.from_values(values.values, values.given))
 
 
+@pytest.mark.slow  # the default deck at full size
 def test_the_reference_is_unlike_the_default_deck(reference, default_deck) -> None:
     default = [f.difficulty for c in default_deck.cards for f in c.faces]
     assert grading.ks_distance(default, reference.difficulties) > 0.8
@@ -59,6 +61,7 @@ def test_options_override_the_reference(reference) -> None:
     assert spec.parameters()["like"] == REFERENCE
 
 
+@pytest.mark.slow  # a 12-card deck matched to the reference; the command test covers the path
 def test_a_deck_like_the_reference(like_deck, reference) -> None:
     mine = [f.difficulty for c in like_deck.cards for f in c.faces]
     assert grading.ks_distance(mine, reference.difficulties) <= AIM

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from generators.puzzle_temple.deck import Card, Deck, deck_from_json
 from generators.puzzle_temple.verify import verify_deck
 from solver import tiling
@@ -143,6 +145,7 @@ def test_the_verifier_recounts_with_engines_the_generator_does_not_use(small_dec
     assert verify_deck(small_deck).ok
 
 
+@pytest.mark.slow  # the default deck at full size
 def test_the_default_tier_scale_is_the_default_decks(default_deck) -> None:
     from generators.puzzle_temple.verify import DEFAULT_TIER_BOUNDS
 

@@ -95,7 +95,7 @@ def test_a_mix_that_does_not_add_up_names_the_mix() -> None:
 
 def test_the_budget_running_out_is_a_shortfall() -> None:
     with pytest.raises(Shortfall, match="only 8 distinct feasible patterns") as err:
-        generate(Spec(cards=10, mix=((1, 10),), stones=(1, 1), attempts=200, workers=1))
+        generate(Spec(cards=10, mix=((1, 10),), stones=(1, 1), attempts=30, workers=1))
     assert (err.value.made, err.value.wanted) == (8, 10)
 
 
@@ -126,6 +126,7 @@ def test_choosing_takes_one_card_a_run_and_no_single_change_evens_the_deck_out_m
 # -- the default deck ------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # the default deck takes half a minute to make
 def test_the_default_deck_keeps_its_promises(stones_deck: Deck) -> None:
     cards = stones_deck.cards
     assert len(cards) == 72
@@ -142,6 +143,7 @@ def test_the_default_deck_keeps_its_promises(stones_deck: Deck) -> None:
     assert all(3 <= c.pattern.stones <= 6 for c in cards)
 
 
+@pytest.mark.slow  # the default deck
 def test_the_verifier_agrees_with_the_default_deck_and_its_scale_is_the_documented_one(stones_deck: Deck) -> None:
     check = verify.verify_deck(deck_from_json(stones_deck.as_json()))
     assert check.ok, check.problems[:3]
@@ -151,10 +153,11 @@ def test_the_verifier_agrees_with_the_default_deck_and_its_scale_is_the_document
         "the default deck changed: update verify.DEFAULT_POINT_BOUNDS")
 
 
+@pytest.mark.slow  # generates twice
 def test_the_same_seed_gives_the_same_deck_whatever_the_workers(small_stones_deck: Deck) -> None:
-    spec = Spec(cards=12, mix=scaled(PUBLISHED_MIX, 12), seed=5, workers=1)
-    assert generate(spec).dumps() == small_stones_deck.dumps()
-    assert generate(replace(spec, seed=6)).dumps() != small_stones_deck.dumps()
+    spec = Spec(cards=12, mix=scaled(PUBLISHED_MIX, 12), seed=5, workers=1)  # the sample was made with 2
+    assert replace(generate(spec), versions={}).dumps() == small_stones_deck.dumps()
+    assert replace(generate(replace(spec, seed=6)), versions={}).dumps() != small_stones_deck.dumps()
 
 
 # -- the verifier catches what is wrong ------------------------------------------------------------------
@@ -165,6 +168,7 @@ def _with(deck: Deck, cards: list[Card]) -> Deck:
 
 
 def test_the_verifier_names_each_kind_of_fault(small_stones_deck: Deck) -> None:
+    small_stones_deck = replace(small_stones_deck, cards=small_stones_deck.cards[::3])  # quick to verify four times
     cards = list(small_stones_deck.cards)
     tampered = [replace(cards[0], difficulty=cards[0].difficulty + 0.01), *cards[1:]]
     assert "difficulty: stored" in "; ".join(verify.verify_deck(_with(small_stones_deck, tampered)).problems)
