@@ -10,13 +10,16 @@ member         where it lives                  what it is for
                                                deck file (reader, writer, schema), generate,
                                                verify (and the read-out of a hand-written
                                                deck), and the figures every view draws
-``paper``      ``print/<game>.py``             ``Paper``: the deck as PDFs (cards, backs, the
+``paper``      ``print/<game>[.py]``           ``Paper``: the deck as PDFs (cards, backs, the
                                                game's extra sheets) and what each file is
-``plastic``    ``cad/<game>.py``               ``Plastic``: the deck as a 3D kit (parts,
+``plastic``    ``cad/<game>[.py]``             ``Plastic``: the deck as a 3D kit (parts,
                                                plates, previews) and the report's captions
 ``commands``   ``templeforge/games/<game>.py`` optional: a click group of the game's own
                                                commands (``templeforge stones solve``)
 =============  ==============================  ==============================================
+
+A print or cad module may be a package split by job (``print/puzzle_temple/``: cards,
+answers, blocks); its ``__init__`` is then the module the descriptor names.
 
 The shared layers (the CLI, ``*/common/``, the pipeline, the report) reach a game only
 through these: they import a game's module by the path its descriptor gives and use it as

@@ -45,7 +45,8 @@ def owned_by_games() -> set[Path]:
     for g in GAMES.values():
         out.add(ROOT.joinpath(*g.rules.split(".")[:-1]))
         for path in (g.paper, g.plastic, *(p for _, p in g.commands)):
-            out.add(ROOT.joinpath(*path.split(".")).with_suffix(".py"))
+            where = ROOT.joinpath(*path.split("."))
+            out.add(where if where.is_dir() else where.with_suffix(".py"))  # a package, or a module
     return out
 
 

@@ -11,6 +11,8 @@ import pytest
 from cad import puzzle_temple as ct
 from cad.common.outline import area, offset
 from cad.common.profile import Physical
+from cad.common.solids import mesh as to_mesh
+from cad.common.solids import section
 from generators.puzzle_temple.deck import Card, Deck
 from solver.puzzle import Placement, Solution
 
@@ -20,7 +22,7 @@ PH = Physical()
 def test_every_block_is_watertight_and_the_clearance_smaller_than_its_cells(cad_deck: Deck) -> None:
     for name, cells in ct.block_shapes(cad_deck).items():
         solid = ct.block_solid(cells, PH)
-        mesh = ct.mesh(solid)
+        mesh = to_mesh(solid)
         assert mesh.watertight(), name
         assert mesh.volume() == pytest.approx(solid.Volume(), rel=1e-3) and mesh.volume() > 0
         rows = max(r for r, _ in cells) + 1
@@ -36,7 +38,7 @@ def test_every_block_is_watertight_and_the_clearance_smaller_than_its_cells(cad_
 def test_a_card_is_a_watertight_plate_with_its_pocket_cut(cad_deck: Deck) -> None:
     card = cad_deck.cards[0]
     solid = ct.card_solid(cad_deck, card, PH)
-    mesh = ct.mesh(solid)
+    mesh = to_mesh(solid)
     assert mesh.watertight()
     w, d, h = mesh.size
     plan = ct.card_plan(cad_deck, card, PH)
@@ -106,7 +108,7 @@ def test_ams_inlays_fill_the_deboss_flush_without_touching_the_body(cad_deck: De
         assert body.intersect(inlay).Volume() == pytest.approx(0, abs=1e-6), key
         top = inlay.BoundingBox()
         assert (top.zmin, top.zmax) == pytest.approx((PH.card_thickness - PH.deboss_depth, PH.card_thickness))
-        assert ct.mesh(inlay).watertight()
+        assert to_mesh(inlay).watertight()
     whole = ct.card_parts(cad_deck, card, PH, ams=False)[0][1]
     plan = ct.card_plan(cad_deck, card, PH)
     # body + inlays make the plate less its pocket
@@ -127,9 +129,9 @@ def test_the_coupon_pockets_leave_their_labelled_clearance_around_the_domino() -
 
     parts, domino, clearances = ct.coupon_parts(PH)
     body = dict(parts)["body"]
-    assert ct.mesh(body).watertight() and ct.mesh(domino).watertight()
+    assert to_mesh(body).watertight() and to_mesh(domino).watertight()
     z = PH.card_thickness - PH.pocket_depth / 2
-    walls = ct.section(body, z)
+    walls = section(body, z)
     lo = domino.BoundingBox()
     plan_top = None
     for i, c in enumerate(clearances):
@@ -140,18 +142,18 @@ def test_the_coupon_pockets_leave_their_labelled_clearance_around_the_domino() -
         plan_top = depth - ct.RIM - max(clearances)
         placed = domino.translate(cq.Vector(x - lo.xmin, plan_top - PH.pitch - lo.ymin, PH.card_thickness
                                             - PH.pocket_depth))
-        gap = ct.section(placed, z).distance(walls)
+        gap = section(placed, z).distance(walls)
         assert gap == pytest.approx(c, abs=1e-6), (i, c, gap)
         assert body.intersect(placed).Volume() == pytest.approx(0, abs=1e-6)
 
 
 def test_jewels_and_pawns_are_closed_and_the_pawns_differ_in_shape() -> None:
-    assert ct.mesh(ct.jewel_solid()).watertight()
+    assert to_mesh(ct.jewel_solid()).watertight()
     footprints = set()
     for name, _ in ct.PAWNS:
         pawn = ct.pawn_solid(name)
-        assert ct.mesh(pawn).watertight()
-        footprints.add(round(ct.section(pawn, 10.0).Area(), 1))
+        assert to_mesh(pawn).watertight()
+        footprints.add(round(section(pawn, 10.0).Area(), 1))
     assert len(footprints) == len(ct.PAWNS)
     assert len(ct.JEWELS) == 6 and ct.JEWELS_EACH * len(ct.JEWELS) == 78
 
@@ -172,14 +174,14 @@ def test_the_board_holds_78_jewels_with_the_clearance_and_fits_the_smallest_bed(
         assert [x for x, _ in row] == sorted(x for x, _ in row) and row[0][0] > hexes[0][0]
     parts = dict(ct.board_parts(PH))
     body = parts["body"]
-    assert ct.mesh(body).watertight() and ct.mesh(parts["ink"]).watertight()
+    assert to_mesh(body).watertight() and to_mesh(parts["ink"]).watertight()
     assert body.intersect(parts["ink"]).Volume() == pytest.approx(0, abs=1e-6)
     jewel = ct.jewel_solid()
     z = PH.card_thickness - PH.pocket_depth
     for x, y in holes[::13]:
         sitting = jewel.translate(cq.Vector(x, y, z))
         assert body.intersect(sitting).Volume() == pytest.approx(0, abs=1e-6)
-        gap = ct.section(sitting, z + 1.0).distance(ct.section(body, z + 1.0))
+        gap = section(sitting, z + 1.0).distance(section(body, z + 1.0))
         assert gap >= PH.clearance - 1e-6
 
 
