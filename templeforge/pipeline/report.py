@@ -18,12 +18,14 @@ import io
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generators.common.figures import Bars, Drawing, Fact, Figure, Histogram, Table
 from generators.common.words import plural
 from generators.contract import Paper
-from templeforge.pipeline.runner import Reported
+
+if TYPE_CHECKING:  # the report is given its data; it does not reach back into the runner
+    from templeforge.pipeline.runner import Reported
 
 THUMB = 360  #: the longest side of a thumbnail, in pixels
 
@@ -317,7 +319,6 @@ def make(made: Reported) -> bytes:
     from cad import plastic_of
     from print import paper_of
     from templeforge import __version__
-    from templeforge.pipeline.runner import tool_versions
 
     info = made.settings.game
     figures = info.load_rules().build_report(made.deck, made.check)
@@ -331,6 +332,6 @@ def make(made: Reported) -> bytes:
     lead = (f"{len(made.deck.cards)} cards, seed {seed}, built by templeforge {__version__}. Everything below "
             f"comes from the files beside this page.")
     text = page(title=f"{info.title}: the kit", lead=lead, verdict=(made.check.ok, verdict), command=made.command,
-                versions=tool_versions(), figures=figures, folder=folder, files=files,
+                versions=made.versions, figures=figures, folder=folder, files=files,
                 links=listed, captions=plastic_of(info).CAPTIONS)
     return text.encode("utf-8")

@@ -74,7 +74,7 @@ class Outcome:
 @dataclass(frozen=True)
 class Reported:
     """What the report is made from: the build's folder so far, its settings and records,
-    the canonical command, the deck and the verify stage's check of it."""
+    the canonical command, the deck, the verify stage's check of it and the tools' versions."""
 
     folder: Path
     settings: GameSettings
@@ -82,6 +82,7 @@ class Reported:
     command: str
     deck: Deck
     check: Check
+    versions: Mapping[str, str] = field(default_factory=dict)
 
 
 class Display:
@@ -303,7 +304,7 @@ def _report(b: Build) -> stages.Made:
     assert b.report is not None
     if b.proved is None:  # verify was carried over: the report still shows a real check
         b.proved = stages.checked(b.settings.game, b.deck)
-    made = b.report(Reported(b.partial, b.settings, b.records, b.command, *b.proved))
+    made = b.report(Reported(b.partial, b.settings, b.records, b.command, *b.proved, versions=tool_versions()))
     return stages.Made({REPORT: made}, [REPORT])
 
 

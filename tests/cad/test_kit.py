@@ -232,3 +232,13 @@ def test_the_slicer_layout_follows_the_printer_unless_named() -> None:
     mk4, x1 = PRINTERS["prusa-mk4"], PRINTERS["bambu-x1"]
     assert Slicer.AUTO.for_printer(mk4) is Slicer.PRUSA and Slicer.AUTO.for_printer(x1) is Slicer.BAMBU
     assert Slicer.BAMBU.for_printer(mk4) is Slicer.BAMBU and Slicer.PRUSA.for_printer(x1) is Slicer.PRUSA
+
+
+def test_paper_and_plastic_give_each_block_the_same_colour(cad_deck: Deck) -> None:
+    """One palette (generators.common.palette) for both: a paper set and a plastic set of
+    the same deck are told apart by nothing but their material."""
+    from print.common import colours
+
+    paper = colours.assign([b.name for b in cad_deck.blocks])
+    plastic = ct.filaments(cad_deck)
+    assert {b.name: plastic.colour(b.name) for b in cad_deck.blocks} == paper
