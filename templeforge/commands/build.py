@@ -7,11 +7,15 @@ import os
 import shlex
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from generators import DEFAULT, GAMES  # names only: the registry imports nothing heavy
 from generators.contract import Game
+
+if TYPE_CHECKING:
+    from templeforge.pipeline.settings import GameSettings
 from templeforge.options import GameChoice
 from templeforge.terminal import plural
 
@@ -42,10 +46,7 @@ def build(game: str, profile: str | None, seed: int | None, out: str, jobs: int,
 
         templeforge build --profile examples/profiles/build-small.toml --out output/small
     """
-    from templeforge.cli import fail
-    from templeforge.pipeline import report
-    from templeforge.pipeline.display import display
-    from templeforge.pipeline.runner import StageFailed, build_game
+    from templeforge.pipeline import guard
     from templeforge.pipeline.settings import game_settings, read_profile
 
     sections = read_profile(profile) if profile else {}
@@ -54,24 +55,35 @@ def build(game: str, profile: str | None, seed: int | None, out: str, jobs: int,
     games = list(GAMES) if game == "all" else [game]
     chosen = [game_settings(GAMES[name], sections, where, folder, seed=seed, jobs=jobs) for name in games]
     root = Path(out)
-    for settings in chosen:
-        _check_folder(root / settings.game.name, settings.game)
-    for settings in chosen:
-        name = settings.game.name
-        command = canonical(name, profile, seed)
-        started = time.perf_counter()
-        try:
-            outcome = build_game(settings, root, command=command, jobs=jobs, force=force, display=display(name),
-                                 report=report.make)
-        except StageFailed as err:
-            kept = f"{root / name}/ keeps the previous build" if (root / name).exists() else "nothing was written"
-            fail(f"{name}: the {err.stage} stage stopped: {err}; {kept}", err.status)
-            return
-        redone = [s for s, r in outcome.records.items() if not r.cached]
-        files = sum(1 for p in outcome.folder.rglob("*") if p.is_file())
-        did = f"redid {', '.join(redone)}" if redone else "nothing to redo: every stage's inputs are unchanged"
-        click.echo(f"built {outcome.folder}/: {plural(files, 'file')}, {did} ({time.perf_counter() - started:.1f} s); "
-                   f"open {outcome.folder}/report.html")
+    with guard.locked(root):
+        for settings in chosen:  # before any work: nothing of the designer's is lost, no symlink followed
+            guard.check(root, settings.game.name, owned(settings.game))
+        for settings in chosen:
+            _build(settings, root, profile, seed, jobs, force)
+
+
+def _build(settings: GameSettings, root: Path, profile: str | None, seed: int | None, jobs: int,
+           force: bool) -> None:
+    from templeforge.cli import fail
+    from templeforge.pipeline import report
+    from templeforge.pipeline.display import display
+    from templeforge.pipeline.runner import StageFailed, build_game
+
+    name = settings.game.name
+    command = canonical(name, profile, seed)
+    started = time.perf_counter()
+    try:
+        outcome = build_game(settings, root, command=command, jobs=jobs, force=force, display=display(name),
+                             report=report.make)
+    except StageFailed as err:
+        kept = f"{root / name}/ keeps the previous build" if (root / name).exists() else "nothing was written"
+        fail(f"{name}: the {err.stage} stage stopped: {err}; {kept}", err.status)
+        return
+    redone = [s for s, r in outcome.records.items() if not r.cached]
+    files = sum(1 for p in outcome.folder.rglob("*") if p.is_file())
+    did = f"redid {', '.join(redone)}" if redone else "nothing to redo: every stage's inputs are unchanged"
+    click.echo(f"built {outcome.folder}/: {plural(files, 'file')}, {did} ({time.perf_counter() - started:.1f} s); "
+               f"open {outcome.folder}/report.html")
 
 
 def canonical(game: str, profile: str | None, seed: int | None) -> str:
@@ -87,30 +99,15 @@ def canonical(game: str, profile: str | None, seed: int | None) -> str:
 
 #: What a build (or the pdf and cad commands with their default --out) puts in any game's
 #: folder, besides the game's deck and PDFs.
-OWNED = {"models", "previews", "report.html", "manifest.json", "build.json"}
+OWNED = {"report.html", "manifest.json", "build.json"}
 
 
 def owned(game: Game) -> set[str]:
-    """The names a build of ``game`` makes in its folder; a build replaces the folder whole,
-    so anything else there is refused."""
+    """The top-level files a build of ``game`` makes in its folder (with models/ and
+    previews/, which ``templeforge.pipeline.guard`` knows)."""
     from print import paper_of
 
     return OWNED | {game.load_rules().DECK_NAME} | {name for name, _ in paper_of(game).FILES}
-
-
-def _check_folder(folder: Path, game: Game) -> None:
-    """A build replaces its folder whole: refuse one that holds anything a build would not
-    make, naming it."""
-    from generators.common.files import OutputError
-
-    mine = owned(game)
-    if folder.exists() and not folder.is_dir():
-        raise OutputError(f"{folder}: cannot build there: it is a file")
-    foreign = sorted(p.name for p in folder.iterdir() if p.name not in mine) if folder.is_dir() else []
-    if foreign:
-        shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
-        raise OutputError(f"{folder}/ holds {shown}, which a build does not make (a build replaces the folder "
-                          f"whole): move them away or choose another --out")
 
 
 command = build

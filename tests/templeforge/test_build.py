@@ -239,8 +239,59 @@ def test_a_folder_that_no_build_made_is_not_replaced(tmp_path: Path) -> None:
     mine.mkdir(parents=True)
     (mine / "notes.txt").write_text("mine")
     result = run("build", "--profile", str(profile(tmp_path)), "--out", str(tmp_path / "out"))
-    assert result.exit_code == 2 and "holds notes.txt, which a build does not make" in result.stderr
+    assert result.exit_code == 2 and "notes.txt: not made by the build" in result.stderr
     assert (mine / "notes.txt").read_text() == "mine"
+
+
+@pytest.mark.parametrize("where", ["models/photo-of-my-print.jpg", "previews/notes.txt", "models/ams/mine.3mf",
+                                   "notes.txt", ".old"])
+def test_a_file_the_build_did_not_make_is_never_lost_even_with_force(built: Path, tmp_path: Path,
+                                                                     where: str) -> None:
+    out = tmp_path / "out"
+    shutil.copytree(built / "out", out)
+    folder = out / "puzzle-temple"
+    mine = out / ".puzzle-temple.old" / "notes.txt" if where == ".old" else folder / where
+    mine.parent.mkdir(parents=True, exist_ok=True)
+    mine.write_text("mine")
+    before = files(out)
+    for extra in ([], ["--force"]):
+        result = run("build", "--profile", str(profile(built)), "--out", str(out), "--jobs", "1", *extra)
+        assert result.exit_code == 2, result.output + result.stderr
+        assert f"{mine}: not made by the" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+        assert files(out) == before, "nothing touched"
+
+
+@pytest.mark.parametrize("where", [".puzzle-temple.partial", ".puzzle-temple.old", "puzzle-temple",
+                                   "puzzle-temple/models"])
+def test_a_symlink_where_the_build_writes_is_refused_and_never_followed(built: Path, tmp_path: Path,
+                                                                        where: str) -> None:
+    out = tmp_path / "out"
+    shutil.copytree(built / "out", out)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "precious.txt").write_text("keep me")
+    link = out / where
+    if link.exists():
+        shutil.rmtree(link)
+    link.symlink_to(elsewhere, target_is_directory=True)
+    result = run("build", "--profile", str(profile(built)), "--out", str(out), "--jobs", "1", "--force")
+    assert result.exit_code == 2 and f"{link}: a symlink where a build writes" in result.stderr, result.stderr
+    assert (elsewhere / "precious.txt").read_text() == "keep me" and link.is_symlink()
+
+
+def test_a_second_build_into_the_same_folder_is_refused_while_one_runs(built: Path, tmp_path: Path) -> None:
+    from templeforge.pipeline import guard
+
+    out = tmp_path / "out"
+    shutil.copytree(built / "out", out)
+    before = files(out)
+    with guard.locked(out):  # a build holding the folder
+        result = run("build", "--profile", str(profile(built)), "--out", str(out), "--jobs", "1")
+        assert result.exit_code == 2 and "another build is writing there (process" in result.stderr
+        assert files(out) == {**before, guard.LOCK: str(os.getpid()).encode()}
+    assert not (out / guard.LOCK).exists(), "the lock goes with the build"
+    result = run("build", "--profile", str(profile(built)), "--out", str(out), "--jobs", "1")
+    assert result.exit_code == 0 and not (out / guard.LOCK).exists()
 
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
