@@ -83,6 +83,33 @@ def game_commands() -> dict[str, str]:
     return {name: path for g in GAMES.values() for name, path in g.commands}
 
 
+def _readable_output() -> None:
+    """A file name that is not valid UTF-8 (a surrogate-escaped path) is printed escaped
+    rather than failing on a strict UTF-8 terminal or pipe."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):
+                pass
+
+
+def _sigterm_as_ctrl_c() -> None:
+    """SIGTERM (a service manager, ``kill``, a CI timeout) stops every command as Ctrl-C
+    does: exit 130, nothing half-written, worker pools ended."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+
+
 class Main(LazyGroup):
     """The top group: every error becomes one line and a documented exit status."""
 
@@ -109,6 +136,8 @@ class Main(LazyGroup):
         from solver.errors import TempleforgeError
 
         kwargs["standalone_mode"] = False
+        _readable_output()
+        _sigterm_as_ctrl_c()
         try:
             status = super().main(*args, **kwargs)
             sys.stdout.flush()

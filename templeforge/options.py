@@ -9,6 +9,8 @@ from typing import Any, TypeVar
 
 import click
 
+from generators.common.options import SEED_RANGE
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -32,7 +34,7 @@ class GameChoice(click.Choice):  # type: ignore[type-arg]
 
 
 def seed_option(help: str = "Random seed.") -> Callable[[F], F]:
-    return click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True, help=help)
+    return click.option("--seed", type=click.IntRange(*SEED_RANGE), default=0, show_default=True, help=help)
 
 
 def profile_option(func: F) -> F:

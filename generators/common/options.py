@@ -106,8 +106,21 @@ def enum_choice(name: str, kind: type[E], default: E, help: str) -> Option:
 
 
 #: The options every generator has, declared here once.
-SEED = whole("seed", 0, "the random seed: the same request and seed give the same deck, byte for byte",
-             low=0, high=2**31 - 1)
+#: Seeds are 0 to 2**31 - 1: CP-SAT's random seed is a 31-bit number, and one range for every
+#: game keeps a seed meaning the same thing everywhere.
+SEED_RANGE = (0, 2**31 - 1)
+
+
+def _seed(value: Any, name: str) -> int:
+    seed = parse.parse_int(value, name)
+    if not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
+        raise RequestError(f"{name}: expected a seed from 0 to {SEED_RANGE[1]} (CP-SAT's seeds are 31-bit), "
+                           f"got {seed}")
+    return seed
+
+
+SEED = Option("seed", _seed, 0, "the random seed, 0 to 2147483647 (CP-SAT's seeds are 31-bit): the same request and "
+              "seed give the same deck, byte for byte", metavar="N")
 WORKERS = whole("workers", None, "processes for the candidate search, at most the machine's cores (the "
                 "deck does not depend on it)", low=1, high=64, default_text="up to 2", recorded=False)
 

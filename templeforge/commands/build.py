@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from generators import DEFAULT, GAMES  # names only: the registry imports nothing heavy
+from generators.common.options import SEED_RANGE
 from generators.contract import Game
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ from templeforge.terminal import plural
               help="The game to build, or all of them.")
 @click.option("--profile", metavar="FILE.toml", help="Settings for every stage, in [generate], [pdf] and [cad] "
               "sections; options given here win over it.")
-@click.option("--seed", type=click.IntRange(0, 2**31 - 1), help="Random seed of the deck [default: the profile's, "
+@click.option("--seed", type=click.IntRange(*SEED_RANGE), help="Random seed of the deck [default: the profile's, "
               "else 0].")
 @click.option("--out", metavar="DIR", default="output", show_default=True,
               help="Where the kit goes: DIR/<game>/.")

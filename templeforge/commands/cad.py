@@ -69,13 +69,20 @@ def cad(deck_file: str, settings: str | None, slice_: bool, print_settings: bool
     folder = Path(str(values["out"]).format(game=info.name))
     output_path(f"{folder}/", "bom.csv")
     from cad import kit_files, kit_steps
+    from templeforge.pipeline.runner import Deferred
 
     started = time.perf_counter()
+    deferred = Deferred()  # Ctrl-C or SIGTERM inside CadQuery takes effect at the next part
     with click.progressbar(length=kit_steps(info, deck), label="building parts", file=sys.stderr,
                            show_pos=True) as bar:
-        files, lines = kit_files(info, deck, physical=ph, bed=bed, players=values["players"],
-                                 profile=values["profile"], slicer=values["slicer"],
-                                 progress=lambda _: bar.update(1 if bar.pos < (bar.length or 0) else 0))
+
+        def step(_: str) -> None:
+            deferred.check()
+            bar.update(1 if bar.pos < (bar.length or 0) else 0)
+
+        with deferred.holding():
+            files, lines = kit_files(info, deck, physical=ph, bed=bed, players=values["players"],
+                                     profile=values["profile"], slicer=values["slicer"], progress=step)
     if slice_:
         lines += _sliced(files, (bed.width, bed.depth), ph.density)
     written = write_files(folder, files)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import click
@@ -60,6 +61,16 @@ def _help(info: Game, rules: Rules) -> str:
             f"{rules.EXAMPLE}")
 
 
+def where(path: Path) -> str:
+    """Where a file went, as the user will look for it: relative to the working folder when
+    it is inside it, else absolute (a profile's ``out`` is relative to the profile)."""
+    resolved = path.resolve()
+    try:
+        return str(resolved.relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(resolved)
+
+
 def run_generate(info: Game, rules: Rules, profile: str | None, given: dict[str, Any]) -> None:
     from generators.common.files import output_path
     from generators.common.options import resolve
@@ -88,7 +99,7 @@ def run_generate(info: Game, rules: Rules, profile: str | None, given: dict[str,
         written.unlink(missing_ok=True)
         raise RuntimeError("the generated deck fails verification: " + "; ".join(check.problems[:3]))
     took = time.perf_counter() - started
-    click.echo(f"wrote {written}: {plural(len(deck.cards), 'card')}, {check.counted}, every one proved "
+    click.echo(f"wrote {where(written)}: {plural(len(deck.cards), 'card')}, {check.counted}, every one proved "
                f"and verified (seed {spec.seed}, {took:.1f} s)")
     from templeforge.terminal import render
 

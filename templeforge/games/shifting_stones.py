@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from generators.common.options import SEED_RANGE
 from templeforge.cli import EXIT
 from templeforge.terminal import plural
 
@@ -38,7 +39,7 @@ def _grid_picture(faces: tuple[int, ...], names: tuple[str, ...], marked: set[in
               help="The window: up to three rows split by '/', each up to three faces or 'any' ('.').")
 @click.option("--tiles", default="published", show_default=True, metavar="published|FILE.toml",
               help="The stones.")
-@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**31 - 1),
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(*SEED_RANGE),
               help="The seed of --grid random.")
 def solve(grid: str, pattern: str, tiles: str, seed: int) -> None:
     """Print the fewest swaps and flips that make GRID show WINDOW, each step drawn.

@@ -116,3 +116,47 @@ def test_a_full_disk_on_standard_output_is_its_own_status() -> None:
                               stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
     assert proc.returncode == EXIT["output"] == 74
     assert proc.stderr.strip().splitlines() == ["templeforge: error: cannot write the output: No space left on device"]
+
+
+def test_sigterm_during_cad_ends_as_ctrl_c_does_with_nothing_written(tmp_path: Path) -> None:
+    deck = ROOT / "tests" / "data" / "puzzle-temple-3-seed-11.json"
+    out = tmp_path / "models"
+    proc = templeforge("cad", str(deck), "--out", str(out), "--players", "1")
+    assert proc.stderr is not None
+    said = ""
+    while proc.poll() is None and "building parts" not in said:
+        said += proc.stderr.read(1)
+    time.sleep(1.0)  # inside the modelling
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == EXIT["interrupted"], err
+    assert err.strip().splitlines()[-1] == "templeforge: interrupted"
+    assert not out.exists(), "nothing half-written"
+
+
+def test_a_file_name_that_is_not_utf8_is_printed_escaped(tmp_path: Path) -> None:
+    import os
+
+    folder = os.path.join(os.fsencode(tmp_path), b"caf\xe9")  # Latin-1, not UTF-8
+    os.mkdir(folder)
+    target = os.fsdecode(os.path.join(folder, b"deck.json"))
+    proc = subprocess.run([sys.executable, "-m", "templeforge", "generate", "shifting-stones", "--cards", "1",
+                           "--attempts", "2", "--workers", "1", "--out", target], cwd=ROOT, capture_output=True,
+                          env={**os.environ, "PYTHONIOENCODING": "utf-8", "LC_ALL": "C.UTF-8"})
+    assert proc.returncode == 0, proc.stderr
+    assert b"caf\\udce9" in proc.stdout and os.path.isfile(os.path.join(folder, b"deck.json"))
+
+
+def test_generate_says_where_the_deck_went_when_a_profile_sends_it_elsewhere(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    elsewhere = tmp_path / "profiles"
+    elsewhere.mkdir()
+    profile = elsewhere / "p.toml"
+    profile.write_text('cards = 1\nattempts = 2\nworkers = 1\nout = "../decks/"\n')
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    result = CliRunner().invoke(main, ["generate", "shifting-stones", "--profile", str(profile)])
+    assert result.exit_code == 0, result.output
+    written = tmp_path / "decks" / "deck.json"
+    assert written.is_file() and f"wrote {written.resolve()}:" in result.output
