@@ -25,6 +25,7 @@ EXIT = {
     "bad input": 2,      # a malformed or impossible request, a file that cannot be read or written
     "unknown": 3,        # a limit came first (time, budget): nothing is claimed, nothing written
     "internal": 70,      # a bug in templeforge (please report it with the command line)
+    "cannot write": 73,  # an output file could not be written (a full disk, a read-only folder): named
     "output": 74,        # standard output could not be written (a full disk, ...)
     "interrupted": 130,  # Ctrl-C
     "closed pipe": 141,  # standard output's reader went away (| head): no message
@@ -33,6 +34,10 @@ EXIT = {
 #: The commands, each a module of the same name under ``templeforge.commands``; the games'
 #: own commands follow them (``generators.contract.Game.commands``).
 COMMANDS = ("build", "shapes", "solve", "generate", "verify", "show", "pdf", "cad")
+
+
+#: What makes an output file fail mid-way (rather than an input that cannot be read).
+WRITING = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.EFBIG}
 
 
 def one_line(message: str) -> str:
@@ -168,9 +173,13 @@ class Main(LazyGroup):
         except RecursionError:
             fail("error: the input is nested too deeply to read", EXIT["bad input"])
         except OSError as err:
-            if err.errno in (errno.ENOSPC, errno.EIO, errno.EDQUOT) or getattr(err, "filename", None) is None:
+            name = getattr(err, "filename", None)
+            if name is None:  # standard output
                 fail(f"error: cannot write the output: {err.strerror or err}", EXIT["output"])
-            fail(f"error: {err.filename}: {err.strerror or err}", EXIT["bad input"])
+            if err.errno in WRITING:
+                fail(f"error: cannot write {name}: {err.strerror or err}; the files already there are as they were",
+                     EXIT["cannot write"])
+            fail(f"error: {name}: {err.strerror or err}", EXIT["bad input"])
         except Exception as err:  # noqa: BLE001 - the last line of defence: one line, not a traceback
             if os.environ.get("TEMPLEFORGE_DEBUG"):
                 raise
@@ -186,5 +195,6 @@ def main() -> None:
 
     Exit status: 0 done, 1 proved unsolvable or verification failed, 2 bad input,
     3 unknown (a time limit or budget came first; nothing written), 70 internal error,
-    74 output not written, 130 interrupted, 141 output pipe closed.
+    73 an output file could not be written, 74 standard output not written, 130
+    interrupted, 141 output pipe closed.
     """

@@ -12,6 +12,7 @@ and leaves the previous build as it was.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -37,9 +38,14 @@ FORMAT = "templeforge.pipeline/1"
 ORDER = ("generate", "verify", "pdf", "cad", "report")
 
 
+#: What makes an output file fail mid-way (a full disk, a read-only folder).
+WRITING = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.EFBIG}
+
+
 class StageFailed(Exception):
     """A stage stopped: ``stage`` names it, the message says why; ``status`` is the exit
-    status (1 verification failed, 2 bad input, 130 interrupted, 70 a bug)."""
+    status (1 verification failed, 2 bad input, 73 a file could not be written, 130
+    interrupted, 70 a bug)."""
 
     def __init__(self, stage: str, message: str, status: int) -> None:
         super().__init__(message)
@@ -396,10 +402,13 @@ def build_game(settings: GameSettings, out: Path, *, command: str, jobs: int = 1
     except RequestError as err:
         _abandon(b.workers, partial)
         raise StageFailed(running, str(err), 2) from None
+    except OSError as err:
+        _abandon(b.workers, partial)
+        if err.errno in WRITING:  # a full disk, a read-only folder: name the file, keep the previous build
+            raise StageFailed(running, f"cannot write {err.filename}: {err.strerror or err}", 73) from None
+        raise
     except BaseException as err:
         _abandon(b.workers, partial)
-        if isinstance(err, OSError):
-            raise
         raise StageFailed(running, f"{type(err).__name__}: {err}", 70) from err
     finally:
         display.close()

@@ -396,3 +396,27 @@ def test_the_seed_is_the_same_integer_from_the_command_line_or_the_profile(tmp_p
     from_option = game_settings(GAMES["puzzle-temple"], {}, "profile", tmp_path, seed=7)
     assert from_profile.generate.raw["seed"] == from_option.generate.raw["seed"] == 7
     assert runner.key_of("generate", from_profile.generate.raw) == runner.key_of("generate", from_option.generate.raw)
+
+
+def test_a_full_disk_in_the_middle_of_a_stage_keeps_the_previous_build_and_names_the_file(
+        built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    out = tmp_path / "out"
+    shutil.copytree(built / "out", out)
+    before = files(out)
+    real = runner._write
+
+    def full(folder: Path, made: dict[str, bytes]) -> list[str]:
+        if "cards.pdf" in made:  # the PDF stage's files: the disk fills up half-way
+            raise OSError(errno.ENOSPC, "No space left on device", str(folder / "cards.pdf"))
+        return real(folder, made)
+
+    monkeypatch.setattr(runner, "_write", full)
+    changed = profile(tmp_path, pdf='paper = "letter"')
+    result = run("build", "--profile", str(changed), "--out", str(out), "--jobs", "1")
+    assert result.exit_code == 73, result.output + result.stderr
+    said = result.stderr.strip().splitlines()[-1]
+    assert "the pdf stage stopped: cannot write" in said and "cards.pdf: No space left on device" in said
+    assert "keeps the previous build" in said
+    assert files(out) == before and not (out / ".puzzle-temple.partial").exists()
