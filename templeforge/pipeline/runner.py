@@ -349,6 +349,9 @@ def build_game(settings: GameSettings, out: Path, *, command: str, jobs: int = 1
     game = settings.game.name
     folder = out / game
     partial = out / f".{game}.partial"
+    aside = out / f".{game}.old"
+    if not folder.exists() and aside.is_dir() and not aside.is_symlink():
+        os.replace(aside, folder)  # killed between the two renames of _swap: the previous build comes back
     previous = {} if force else read_state(folder)
     hashes = _manifest_hashes(folder) if previous else {}
     b = Build(settings, partial, command, display, jobs, report)
@@ -392,7 +395,7 @@ def build_game(settings: GameSettings, out: Path, *, command: str, jobs: int = 1
                 b.workers = None
             running = "manifest"
             _finish(partial, b.records, command, settings)
-            _swap(partial, folder, out / f".{game}.old")
+            _swap(partial, folder, aside)
     except KeyboardInterrupt:
         _abandon(b.workers, partial)
         raise StageFailed(running, "interrupted", 130) from None

@@ -420,3 +420,13 @@ def test_a_full_disk_in_the_middle_of_a_stage_keeps_the_previous_build_and_names
     assert "the pdf stage stopped: cannot write" in said and "cards.pdf: No space left on device" in said
     assert "keeps the previous build" in said
     assert files(out) == before and not (out / ".puzzle-temple.partial").exists()
+
+
+def test_a_build_killed_between_its_two_renames_gets_its_previous_build_back(built: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    shutil.copytree(built / "out", out)
+    before = files(out / "puzzle-temple")
+    (out / "puzzle-temple").rename(out / ".puzzle-temple.old")  # where SIGKILL would leave it
+    result = run("build", "--profile", str(profile(built)), "--out", str(out), "--jobs", "1")
+    assert result.exit_code == 0 and "nothing to redo" in result.output, result.output + result.stderr
+    assert files(out / "puzzle-temple") == before and not (out / ".puzzle-temple.old").exists()
