@@ -18,8 +18,8 @@ member         where it lives                  what it is for
                                                commands (``templeforge stones solve``)
 =============  ==============================  ==============================================
 
-A print or cad module may be a package split by job (``print/puzzle_temple/``: cards,
-answers, blocks); its ``__init__`` is then the module the descriptor names.
+A print or cad module may be a package split by job (cards, an answer key, paper pieces);
+its ``__init__`` is then the module the descriptor names.
 
 The shared layers (the CLI, ``*/common/``, the pipeline, the report) reach a game only
 through these: they import a game's module by the path its descriptor gives and use it as
