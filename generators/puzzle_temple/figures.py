@@ -10,15 +10,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generators.common.figures import Bars, Drawing, Fact, Figure, Histogram, Table
 from generators.common.words import plural
 from generators.puzzle_temple.deck import Card, Deck, Face
-from generators.puzzle_temple.verify import DeckCheck, FaceCheck
-from solver import tiling
 from solver.puzzle import Solution
 from solver.shapes import Shape
+
+if TYPE_CHECKING:  # the verifier's types only: this module loads no solver until one is needed
+    from generators.puzzle_temple.verify import DeckCheck, FaceCheck
 
 
 def _span(lo: int, hi: int) -> str:
@@ -82,7 +83,9 @@ def likeness(deck: Deck, check: DeckCheck, reference: Any) -> list[Figure]:
 
 
 def count_text(f: FaceCheck) -> str:
-    if f.status is tiling.Status.UNSOLVABLE:
+    from solver.tiling import Status
+
+    if f.status is Status.UNSOLVABLE:
         return "0"
     return str(f.count) if f.exhaustive else f">={f.count}"
 
@@ -108,10 +111,12 @@ def card_table(deck: Deck, check: DeckCheck) -> Table:
 def face_drawing(deck: Deck, card: Card, face: Face, f: FaceCheck) -> Drawing:
     """A face as ``verify`` finds it: solvable (count, unique, rating, a solution drawn) or
     why not."""
+    from solver.tiling import Status
+
     head = f"card {card.id}, face {face.die}: {' '.join(face.blocks)}"
-    if f.status is tiling.Status.UNSOLVABLE:
+    if f.status is Status.UNSOLVABLE:
         return Drawing(f"{head}: cannot be solved: {f.reason}", "")
-    if f.status is tiling.Status.UNKNOWN:
+    if f.status is Status.UNKNOWN:
         return Drawing(f"{head}: unknown ({f.reason})", "")
     unique = {True: "unique", False: "not unique", None: "unique not known"}[f.unique]
     count = plural(f.count, "solution") if f.exhaustive else f"at least {plural(f.count, 'solution')}"
@@ -135,6 +140,8 @@ def report(deck: Deck, check: DeckCheck, show_all: bool = False) -> list[Figure]
 def cards(deck: Deck, chosen: Sequence[Card]) -> list[Figure]:
     """What ``show`` prints: each card's lock, then each face with its stored solution (or
     one found now)."""
+    from solver.tiling import solve
+
     key = deck.letters()
     out: list[Figure] = []
     for card in chosen:
@@ -142,7 +149,7 @@ def cards(deck: Deck, chosen: Sequence[Card]) -> list[Figure]:
         for face in card.faces:
             solution, note = face.solution, ""
             if solution is None:
-                solution = tiling.solve(deck.puzzle(card, face)).solution
+                solution = solve(deck.puzzle(card, face)).solution
                 note = " (solved now)"
             counted = f", {plural(face.solutions, 'solution')}" if face.solutions is not None else ""
             rated = f", {face.difficulty:.2f} bits" if face.difficulty is not None else ""

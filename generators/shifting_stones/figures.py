@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generators.common.figures import Bars, Drawing, Fact, Figure, Histogram, Table
 from generators.common.grading import spearman
@@ -18,7 +18,9 @@ from generators.common.words import plural, times
 from generators.shifting_stones.deck import Card, Deck
 from generators.shifting_stones.pattern import Pattern
 from generators.shifting_stones.tiles import TileSet
-from generators.shifting_stones.verify import CardCheck, DeckCheck
+
+if TYPE_CHECKING:  # the verifier's types only: this module loads no solver until one is needed
+    from generators.shifting_stones.verify import CardCheck, DeckCheck
 
 
 def window_text(pattern: Pattern, tiles: TileSet) -> str:

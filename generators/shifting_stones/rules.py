@@ -3,12 +3,12 @@ the deck file, generate, verify and the figures, gathered from this package's mo
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from generators.common.figures import Figure
 from generators.contract import Progress
-from generators.shifting_stones.deck import Card, Deck, deck_from_json, schema, write_deck
+from generators.shifting_stones.deck import Deck, deck_from_json, schema, write_deck
+from generators.shifting_stones.figures import build_report, cards, report, summary
 from generators.shifting_stones.spec import DECK_NAME, HELP, OPTIONS, Spec
 
 EXAMPLE = "--cards 72 --seed 1"
@@ -28,7 +28,7 @@ def spec(values: Mapping[str, Any], given: frozenset[str]) -> Spec:
     return Spec.from_values(values, given).checked()
 
 
-# The heavy modules (the solvers) load when first called, so that help and the registry stay quick.
+# generate and verify load the solvers when first called, so that help and the registry stay quick.
 
 
 def generate(spec: Spec, progress: Progress | None = None) -> Deck:
@@ -42,30 +42,6 @@ def verify(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck | No
     from generators.shifting_stones.verify import verify_deck
 
     return verify_deck(deck, time_limit=time_limit, tiers_from=tiers_from, tiers_name=tiers_name)
-
-
-def summary(deck: Deck, check: DeckCheck, spec: Any = None) -> list[Figure]:
-    from generators.shifting_stones import figures
-
-    return figures.summary(deck, check, spec)
-
-
-def report(deck: Deck, check: DeckCheck, show_all: bool = False) -> list[Figure]:
-    from generators.shifting_stones import figures
-
-    return figures.report(deck, check, show_all)
-
-
-def cards(deck: Deck, chosen: Sequence[Card]) -> list[Figure]:
-    from generators.shifting_stones import figures
-
-    return figures.cards(deck, chosen)
-
-
-def build_report(deck: Deck, check: DeckCheck) -> list[Figure]:
-    from generators.shifting_stones import figures
-
-    return figures.build_report(deck, check)
 
 
 __all__ = ["DECK_NAME", "EXAMPLE", "HELP", "OK_TEXT", "OPTIONS", "SCALE", "VERIFY_HELP", "build_report", "cards",
