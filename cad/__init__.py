@@ -21,19 +21,30 @@ def plastic_of(game: Game) -> Plastic:
 
 def kit_files(game: Game, deck: Any, *, physical: Physical, bed: Printer, players: int, profile: Profile,
               slicer: Slicer, progress: Callable[[str], None] = lambda _: None, mapper: Any = map,
-              ) -> tuple[dict[str, bytes], list[str]]:
+              stamp: str | None = None) -> tuple[dict[str, bytes], list[str]]:
     """A deck's whole printable kit as files (STL, 3MF plates for ``profile`` ``ams``,
     ``no-ams`` or ``both``, laid out for ``slicer``), previews, ``bom.csv``) and the lines that tell a designer what
     was made. ``progress`` hears of each part as it is built; ``mapper`` (a pool's
-    ``imap``) spreads cards and previews over worker processes."""
-    made = plastic_of(game).make_kit(deck, physical, (bed.width, bed.depth), players=players, ams=profile.ams,
-                                     no_ams=profile.no_ams, slicer=slicer.for_printer(bed).value, progress=progress,
-                                     mapper=mapper)
+    ``imap``) spreads cards and previews over worker processes. ``stamp`` (``UNVERIFIED``,
+    for a deck modelled without proof) heads every plate's title and object names, as a
+    slicer shows them, and is drawn across every preview."""
     from cad.common import kit
 
+    with kit.stamped(stamp):
+        made = plastic_of(game).make_kit(deck, physical, (bed.width, bed.depth), players=players, ams=profile.ams,
+                                         no_ams=profile.no_ams, slicer=slicer.for_printer(bed).value,
+                                         progress=progress, mapper=mapper)
     files = dict(made.files)
     files["bom.csv"] = kit.bom_csv(made).encode()  # type: ignore[arg-type]
-    return files, kit.summary(made, bed)  # type: ignore[arg-type]
+    lines = kit.summary(made, bed)  # type: ignore[arg-type]
+    if stamp:
+        from cad.common.previews import stamp_png
+
+        for name in sorted(files):
+            if name.endswith(".png"):
+                files[name] = stamp_png(files[name], stamp)
+        lines.append(f"every plate, object and preview says {stamp}: the deck was not proved")
+    return files, lines
 
 
 def kit_steps(game: Game, deck: Any) -> int:

@@ -11,6 +11,7 @@ them. Every game meets the contract in ``generators.contract``; what games share
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from generators.contract import Deck, Game
 
@@ -60,8 +61,9 @@ def game(name: str) -> Game:
     return GAMES[name]
 
 
-def read_deck(path: str | Path) -> tuple[Game, Deck]:
-    """Read any game's deck file: the envelope first, then the game's own reader.
+def open_deck(path: str | Path) -> tuple[Game, Deck, Any]:
+    """Read any game's deck file: the game, the deck and the file as parsed (for its seal,
+    ``generators.common.seal``).
 
     Raises:
         generators.common.deckfile.DeckError: the file cannot be read or is not a deck of
@@ -70,8 +72,25 @@ def read_deck(path: str | Path) -> tuple[Game, Deck]:
     from generators.common import deckfile
 
     data = deckfile.read_json(path)
-    info = game(deckfile.game_of(data, str(path), tuple(GAMES)))
-    return info, info.load_rules().deck_from_json(data, str(path))
+    return _parsed(data, str(path))
+
+
+def _parsed(data: Any, source: str) -> tuple[Game, Deck, Any]:
+    from generators.common import deckfile, seal
+
+    info = game(deckfile.game_of(data, source, tuple(GAMES)))
+    return info, info.load_rules().deck_from_json(seal.unsealed(data), source), data
+
+
+def read_deck(path: str | Path) -> tuple[Game, Deck]:
+    """Read any game's deck file: the envelope first, then the game's own reader.
+
+    Raises:
+        generators.common.deckfile.DeckError: the file cannot be read or is not a deck of
+            a known game.
+    """
+    info, deck, _ = open_deck(path)
+    return info, deck
 
 
 def deck_from_bytes(info: Game, data: bytes, source: str = "deck.json") -> Deck:
@@ -80,6 +99,6 @@ def deck_from_bytes(info: Game, data: bytes, source: str = "deck.json") -> Deck:
     Raises:
         generators.common.deckfile.DeckError: the bytes are not such a deck.
     """
-    from generators.common import deckfile
+    from generators.common import deckfile, seal
 
-    return info.load_rules().deck_from_json(deckfile.loads(data.decode("utf-8"), source), source)
+    return info.load_rules().deck_from_json(seal.unsealed(deckfile.loads(data.decode("utf-8"), source)), source)

@@ -126,6 +126,12 @@ class Rules(Protocol):
     def OK_TEXT(self) -> str:  # noqa: N802
         """The last words of a passing ``verify`` (``every face proved and every rule holds``)."""
 
+    @property
+    def VERIFIER(self) -> str:  # noqa: N802
+        """The verifier's version, part of every seal (``generators.common.seal``): raised
+        whenever what ``verify`` checks changes, so that decks sealed before are verified
+        again before they are printed."""
+
     def spec(self, values: Mapping[str, Any], given: frozenset[str]) -> Spec:
         """The checked request from parsed option values (raises ``RequestError`` naming
         every option at fault)."""
@@ -145,6 +151,12 @@ class Rules(Protocol):
     def verify(self, deck: Any, *, time_limit: float | None = None, tiers_from: Any = None,
                tiers_name: str = "") -> Check:
         """Re-prove every card without the generator; a hand-written deck gets its proofs."""
+
+    def completed(self, deck: Any, check: Any) -> Deck:
+        """``deck`` with every proof its passing ``check`` found written in (a hand-written
+        deck's solutions and counts, difficulties, points); a deck that had them all comes
+        back equal. The printers print this deck, so a hand-written deck is printed with
+        its proofs."""
 
     def summary(self, deck: Any, check: Any, spec: Any = None) -> list[Figure]:
         """What ``generate`` prints after writing a deck."""

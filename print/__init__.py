@@ -19,18 +19,26 @@ def paper_of(game: Game) -> Paper:
 
 
 def deck_files(game: Game, deck: Any, values: Mapping[str, Any], title: str, previews: bool = True,
-               ) -> tuple[dict[str, bytes], list[str]]:
+               stamp: str | None = None) -> tuple[dict[str, bytes], list[str]]:
     """Every PDF of a deck (and, with ``previews``, a PNG of every page and a contact sheet
-    under ``previews/``), with the lines that tell a designer what was made.
+    under ``previews/``), with the lines that tell a designer what was made. ``stamp``
+    (``UNVERIFIED``, for a deck printed without proof) is printed across every card front
+    and every other page, and heads each file's title.
 
     Raises:
         RequestError: a print option the deck cannot take (a size too small, ...).
     """
+    from print.common.pdf import stamped
+
     module = paper_of(game)
-    printed = module.make(deck, module.request(values), title)
+    with stamped(stamp):
+        printed = module.make(deck, module.request(values), title)
     files = dict(printed.files)
     if previews:
         from print.common.previews import previews as render
 
         files.update(render(printed.files, printed.imposition, list(printed.labels)))
-    return files, module.summary(printed)
+    lines = module.summary(printed)
+    if stamp:
+        lines.append(f"every card front and page says {stamp}: the deck was not proved")
+    return files, lines

@@ -165,8 +165,10 @@ class Main(LazyGroup):
         except BrokenPipeError:
             _closed_pipe()
         except TempleforgeError as err:
-            from generators.common.errors import Shortfall
+            from generators.common.errors import Shortfall, Unproved
 
+            if isinstance(err, Unproved):  # a deck not to print: verify's verdict, its status
+                fail(str(err), err.status)
             if isinstance(err, Shortfall):
                 fail(f"error: {err}; nothing written", EXIT["unknown"])
             fail(f"error: {err}", EXIT["bad input"])

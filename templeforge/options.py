@@ -72,3 +72,9 @@ def declared(options: Sequence[Any]) -> Callable[[F], F]:
         return func
 
     return decorate
+
+
+unverified_option = click.option(
+    "--unverified", is_flag=True,
+    help="Print a deck that is not proved (a sketch) without verifying it: every card, plate and page then "
+         "says UNVERIFIED. A sealed deck is proved and printed unmarked.")

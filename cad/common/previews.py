@@ -104,3 +104,31 @@ def _fill(image, depth, px, py, pz, colours):  # type: ignore[no-untyped-def]  #
                         image[y, x, 0] = colours[i, 0]
                         image[y, x, 1] = colours[i, 1]
                         image[y, x, 2] = colours[i, 2]
+
+
+def stamp_png(data: bytes, text: str) -> bytes:
+    """A PNG with ``text`` in white capitals on a red band across its top and bottom (the
+    stroke font of ``cad.common.strokes``: no font file needed, the same pixels everywhere)."""
+    import io
+
+    from PIL import ImageDraw
+
+    from cad.common import strokes
+
+    image = Image.open(io.BytesIO(data)).convert("RGB")
+    w, h = image.size
+    band = max(16, h // 12)
+    draw = ImageDraw.Draw(image)
+    tall = band * 0.55
+    wide = strokes.width(text, tall)
+    if wide > 0.9 * w:
+        tall *= 0.9 * w / wide
+        wide = strokes.width(text, tall)
+    for top in (0, h - band):
+        draw.rectangle((0, top, w - 1, top + band - 1), fill=(198, 40, 40))
+        x0, base = (w - wide) / 2, top + (band + tall) / 2
+        for loop in strokes.strokes(text, x0, 0.0, tall, max(1.5, tall / 7)):
+            draw.polygon([(x, base - y) for x, y in loop], fill=(255, 255, 255))
+    from cad.common.solids import png
+
+    return png(image)

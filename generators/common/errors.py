@@ -43,3 +43,12 @@ class Shortfall(TempleforgeError):
         super().__init__(message)
         self.made = made
         self.wanted = wanted
+
+
+class Unproved(TempleforgeError):
+    """A deck that is not to be printed: its verifier rejects it (``status`` 1, the message
+    the first failing line) or leaves a card unsettled (``status`` 3)."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status

@@ -7,13 +7,15 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from generators.contract import Progress
-from generators.puzzle_temple.deck import Deck, deck_from_json, schema, write_deck
+from generators.puzzle_temple.deck import Deck, Face, deck_from_json, schema, write_deck
 from generators.puzzle_temple.figures import build_report, cards, report, summary
 from generators.puzzle_temple.spec import DECK_NAME, HELP, OPTIONS, Spec
 
 EXAMPLE = "--cards 36 --blocks-per-face 3 --seed 1"
 #: The last words of a passing ``templeforge verify``.
 OK_TEXT = "every face proved and every rule holds"
+#: The verifier's version in every seal: raise it when ``verify`` checks something new.
+VERIFIER = "1"
 SCALE = "difficulty tiers"
 VERIFY_HELP = (
     "Each stored solution is checked cell by cell, each face's solutions are counted again by "
@@ -44,8 +46,28 @@ def verify(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck | No
     return verify_deck(deck, time_limit=time_limit, tiers_from=tiers_from, tiers_name=tiers_name)
 
 
-__all__ = ["DECK_NAME", "EXAMPLE", "HELP", "OK_TEXT", "OPTIONS", "SCALE", "VERIFY_HELP", "build_report", "cards",
-           "deck_from_json", "generate", "report", "schema", "spec", "summary", "verify", "write_deck"]
+def completed(deck: Deck, check: DeckCheck) -> Deck:
+    """The deck with each face's proof the check found written in where the file had none:
+    a solution, the number of solutions (when the count is exact) and the difficulty."""
+    from dataclasses import replace
+
+    found = {(f.card, f.die): f for f in check.faces}
+
+    def proved(card_id: Any, face: Face) -> Face:
+        f = found.get((card_id, face.die))
+        if f is None or f.solution is None:
+            return face
+        return replace(face, solution=face.solution or f.solution,
+                       solutions=face.solutions if face.solutions is not None or not f.exhaustive else f.count,
+                       difficulty=face.difficulty if face.difficulty is not None else f.difficulty)
+
+    cards = tuple(replace(c, faces=tuple(proved(c.id, face) for face in c.faces)) for c in deck.cards)
+    return replace(deck, cards=cards)
+
+
+__all__ = ["DECK_NAME", "EXAMPLE", "HELP", "OK_TEXT", "OPTIONS", "SCALE", "VERIFIER", "VERIFY_HELP", "build_report",
+           "cards", "completed", "deck_from_json", "generate", "report", "schema", "spec", "summary", "verify",
+           "write_deck"]
 
 if TYPE_CHECKING:  # the type checker holds this module to the contract
     import generators.puzzle_temple.rules as _self

@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from reportlab.lib.colors import HexColor
@@ -56,6 +57,7 @@ class Pen:
 
     def __init__(self, canvas: Canvas) -> None:
         self.canvas = canvas
+        self.stamped = False  #: the page's card fronts carry the stamp (so the page needs none)
 
     # -- state ---------------------------------------------------------------------------
 
@@ -253,10 +255,56 @@ class Meta:
     keywords: str = ""
 
 
+#: What every page and card front says while ``stamped`` is in force (a deck printed without
+#: proof: ``UNVERIFIED``); set once by ``print.deck_files`` so no game's printer need know.
+_STAMP: ContextVar[str | None] = ContextVar("stamp", default=None)
+
+
+@contextmanager
+def stamped(text: str | None) -> Iterator[None]:
+    """Within this, every document's pages and card fronts say ``text`` (None: nothing)."""
+    token = _STAMP.set(text)
+    try:
+        yield
+    finally:
+        _STAMP.reset(token)
+
+
+def stamp() -> str | None:
+    """What the pages must say now, if anything (see ``stamped``)."""
+    return _STAMP.get()
+
+
+STAMP_RED = "#C62828"
+
+
+def draw_stamp(pen: Pen, box: Box, text: str, alpha: float = 0.5) -> None:
+    """``text`` across ``box`` on its diagonal, large, red and see-through: it cannot be
+    missed, and what is under it stays readable."""
+    import math
+
+    angle = math.degrees(math.atan2(box.h, box.w))
+    diagonal = math.hypot(box.w, box.h)
+    size = min(0.7 * diagonal / max(text_width(text, 1.0, bold=True), 1e-6), 0.22 * min(box.w, box.h) * MM)
+    c = pen.canvas
+    c.saveState()
+    c.setFillAlpha(alpha)
+    c.translate(_pt(box.x + box.w / 2), _pt(box.y + box.h / 2))
+    c.rotate(angle)
+    c.setFillColor(HexColor(STAMP_RED))
+    c.setFont(BOLD, size)
+    c.drawCentredString(0, -0.36 * size, text)
+    c.restoreState()
+
+
 class Document:
-    """One PDF, built page by page in memory; ``data()`` gives its bytes."""
+    """One PDF, built page by page in memory; ``data()`` gives its bytes. While ``stamped``
+    is in force, its title carries the stamp and every page shows it (across each card front
+    drawn by ``print.common.sheets``, else across the page)."""
 
     def __init__(self, meta: Meta, duplex: str = "none") -> None:
+        if stamp():
+            meta = Meta(f"{stamp()}: {meta.title}", meta.subject, meta.keywords)
         _register_fonts()
         self.buffer = io.BytesIO()
         self.canvas = Canvas(self.buffer, invariant=1, pageCompression=1, initialFontName=SANS, initialFontSize=BODY)
@@ -282,7 +330,11 @@ class Document:
         for name, box in (("trim", trim or whole), ("bleed", bleed or trim or whole)):
             box = _within(box, whole)
             c.setCropBox(tuple(round(_pt(v), 3) for v in (box.x, box.y, box.x1, box.y1)), name=name)
-        yield Pen(c)
+        pen = Pen(c)
+        yield pen
+        text = stamp()
+        if text and not pen.stamped:
+            draw_stamp(pen, trim or whole, text, alpha=0.35)
         c.showPage()
         self.pages += 1
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from generators.common.words import plural
 from print.common import colours
 from print.common.layout import RULER, Box, Calibration, Imposition, Segment, Settings, Slot
-from print.common.pdf import SMALL, Document, Pen, text_width
+from print.common.pdf import SMALL, Document, Pen, draw_stamp, stamp, text_width
 
 Draw = Callable[[Pen, Slot], None]
 
@@ -77,9 +77,13 @@ def draw_imposition(doc: Document, imposition: Imposition, *, title: str, ids: S
     total = len(imposition.pages)
     for sheet in imposition.pages:
         with doc.sheet(sheet) as pen:
+            text = stamp()
             for slot in sheet.fronts:
                 with pen.clipped(slot.bleed):
                     front(pen, slot)
+                    if text:
+                        draw_stamp(pen, slot.trim, text)
+                        pen.stamped = True
             if back is not None:
                 for slot in sheet.backs:
                     with pen.clipped(slot.bleed), pen.turned(slot.trim, slot.turn):

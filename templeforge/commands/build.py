@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shlex
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,15 +34,20 @@ from templeforge.terminal import plural
 @click.option("--jobs", type=click.IntRange(1, 64), default=os.cpu_count() or 1, show_default="the machine's "
               "cores", help="Processes to use: the PDFs are made beside the 3D kit, the deck by several workers.")
 @click.option("--force", is_flag=True, help="Redo every stage, even those whose inputs have not changed.")
-def build(game: str, profile: str | None, seed: int | None, out: str, jobs: int, force: bool) -> None:
+@click.option("--unverified", is_flag=True, help="Print and model the deck even if it fails verification: every "
+              "card, plate and report page then says UNVERIFIED (a passing deck is printed unmarked).")
+def build(game: str, profile: str | None, seed: int | None, out: str, jobs: int, force: bool,
+          unverified: bool) -> None:
     """Build a game's whole kit: generate the deck, verify it independently, print its PDFs
     and model its 3D parts, then write report.html and manifest.json, in DIR/<game>/.
 
     A stage whose inputs (the deck's bytes, its settings, the tool's version) have not
     changed since the last build is not redone. The build fills DIR/.<game>.partial/ and
     replaces DIR/<game>/ only once it is complete: a failure or Ctrl-C leaves the previous
-    build as it was. Exit status: 0 built, 1 the deck failed verification, 2 bad input,
-    130 interrupted.
+    build as it was. The deck is written sealed once it passes verification; the PDFs and
+    the 3D kit are made only from a proved deck (one changed since it was sealed is
+    verified again). Exit status: 0 built, 1 the deck failed verification, 2 bad input, 73
+    a file could not be written, 130 interrupted.
 
     Example:
 
@@ -54,7 +60,8 @@ def build(game: str, profile: str | None, seed: int | None, out: str, jobs: int,
     where = profile or "profile"
     folder = Path(profile).parent if profile else Path(".")
     games = list(GAMES) if game == "all" else [game]
-    chosen = [game_settings(GAMES[name], sections, where, folder, seed=seed, jobs=jobs) for name in games]
+    chosen = [replace(game_settings(GAMES[name], sections, where, folder, seed=seed, jobs=jobs), unverified=unverified)
+              for name in games]
     root = Path(out)
     with guard.locked(root):
         for settings in chosen:  # before any work: nothing of the designer's is lost, no symlink followed
@@ -71,7 +78,7 @@ def _build(settings: GameSettings, root: Path, profile: str | None, seed: int | 
     from templeforge.pipeline.runner import StageFailed, build_game
 
     name = settings.game.name
-    command = canonical(name, profile, seed)
+    command = canonical(name, profile, seed, settings.unverified)
     started = time.perf_counter()
     try:
         outcome = build_game(settings, root, command=command, jobs=jobs, force=force, display=display(name),
@@ -87,7 +94,7 @@ def _build(settings: GameSettings, root: Path, profile: str | None, seed: int | 
                f"open {outcome.folder}/report.html")
 
 
-def canonical(game: str, profile: str | None, seed: int | None) -> str:
+def canonical(game: str, profile: str | None, seed: int | None, unverified: bool = False) -> str:
     """The command that rebuilds this kit (without --out, --jobs and --force, which do not
     change what is built)."""
     words = ["templeforge", "build", "--game", game]
@@ -95,6 +102,8 @@ def canonical(game: str, profile: str | None, seed: int | None) -> str:
         words += ["--profile", profile]
     if seed is not None:
         words += ["--seed", str(seed)]
+    if unverified:
+        words.append("--unverified")
     return shlex.join(words)
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from cad.common.options import OPTIONS  # light: no CadQuery until the command runs
-from templeforge.options import declared
+from templeforge.options import declared, unverified_option
 from templeforge.terminal import plural
 
 
@@ -25,7 +25,9 @@ from templeforge.terminal import plural
                    "that it prints each part in the filament and with the colour changes its file names; "
                    "writes sliced.csv (layers, grams at 15% infill, print time per plate).")
 @click.option("--print-settings", is_flag=True, help="Print the default settings file and stop.")
-def cad(deck_file: str, settings: str | None, slice_: bool, print_settings: bool, **given: Any) -> None:
+@unverified_option
+def cad(deck_file: str, settings: str | None, slice_: bool, print_settings: bool, unverified: bool,
+        **given: Any) -> None:
     """Write the 3D kit of a deck: one STL per distinct part (stl/), 3MF plates for AMS
     (ams/) and single-extruder printers (no-ams/), PNG previews of every plate and of the
     first card with face 1's solution in its pocket (previews/), and a bill of materials
@@ -40,8 +42,11 @@ def cad(deck_file: str, settings: str | None, slice_: bool, print_settings: bool
     printer) and the G-code is read back: each part must extrude from the extruder its file
     names and each NO-AMS colour change come before the first layer above its floor.
 
-    Exit status: 0 written, 1 a plate does not slice as its file says (nothing written),
-    2 bad input (nothing written).
+    Only a proved deck is modelled: a deck sealed by `templeforge generate` or `verify
+    --seal` (and unchanged since) is trusted; any other deck is verified first.
+
+    Exit status: 0 written, 1 the deck fails verification or a plate does not slice as
+    its file says (nothing written), 2 bad input (nothing written).
 
     Example:
 
@@ -53,8 +58,9 @@ def cad(deck_file: str, settings: str | None, slice_: bool, print_settings: bool
     if print_settings:
         click.echo(settings_toml(), nl=False)
         return
-    from generators import read_deck
+    from generators import open_deck
     from generators.common.files import output_path, write_files
+    from generators.common.proof import prove
 
     values = resolve(OPTIONS, {k: v for k, v in given.items() if v is not None}).values
     ph = load_settings(settings) if settings else Physical()
@@ -65,9 +71,12 @@ def cad(deck_file: str, settings: str | None, slice_: bool, print_settings: bool
         if slicing.find() is None:
             raise click.UsageError(f"--slice: {slicing.EXECUTABLE} is not installed (Debian: apt-get install "
                                    f"prusa-slicer)")
-    info, deck = read_deck(deck_file)
+    info, deck, data = open_deck(deck_file)
     folder = Path(str(values["out"]).format(game=info.name))
     output_path(f"{folder}/", "bom.csv")
+    proved = prove(info, deck, data, deck_file, unverified=unverified)
+    click.echo(proved.said)
+    deck = proved.deck
     from cad import kit_files, kit_steps
     from templeforge.pipeline.runner import Deferred
 
@@ -82,7 +91,8 @@ def cad(deck_file: str, settings: str | None, slice_: bool, print_settings: bool
 
         with deferred.holding():
             files, lines = kit_files(info, deck, physical=ph, bed=bed, players=values["players"],
-                                     profile=values["profile"], slicer=values["slicer"], progress=step)
+                                     profile=values["profile"], slicer=values["slicer"], progress=step,
+                                     stamp=proved.stamp)
     if slice_:
         lines += _sliced(files, (bed.width, bed.depth), ph.density)
     written = write_files(folder, files)

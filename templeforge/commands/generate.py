@@ -98,6 +98,10 @@ def run_generate(info: Game, rules: Rules, profile: str | None, given: dict[str,
     if not check.ok:  # a bug: the generator proves everything it emits
         written.unlink(missing_ok=True)
         raise RuntimeError("the generated deck fails verification: " + "; ".join(check.problems[:3]))
+    from generators.common.files import write_atomic
+    from generators.common.proof import sealed_text
+
+    write_atomic(written, sealed_text(info, written.read_text("utf-8")))  # proved: the printers trust it
     took = time.perf_counter() - started
     click.echo(f"wrote {where(written)}: {plural(len(deck.cards), 'card')}, {check.counted}, every one proved "
                f"and verified (seed {spec.seed}, {took:.1f} s)")

@@ -11,7 +11,7 @@ import click
 
 # the declarations are light (no ReportLab): `templeforge --help` stays quick
 from print.common.options import OPTIONS  # noqa: E402  (after the templeforge imports on purpose)
-from templeforge.options import declared
+from templeforge.options import declared, unverified_option
 from templeforge.terminal import plural
 
 
@@ -20,7 +20,8 @@ from templeforge.terminal import plural
 @declared(OPTIONS)
 @click.option("--previews/--no-previews", default=True, help="Render PNG previews of every page and a contact "
               "sheet of the card fronts [default: on]")
-def pdf(deck_file: str, previews: bool, **given: Any) -> None:
+@unverified_option
+def pdf(deck_file: str, previews: bool, unverified: bool, **given: Any) -> None:
     """Write print-and-play PDFs for a deck: cards.pdf (fronts, and backs unless --duplex
     none), the game's own sheets (an answer key, paper pieces), calibration.pdf (with
     --duplex long or short) and previews/*.png.
@@ -28,18 +29,24 @@ def pdf(deck_file: str, previews: bool, **given: Any) -> None:
     Every card is printed with crop marks; each page's margin carries the deck's name, the
     page number, the ids of its cards and a 100 mm ruler (measure it: if it is not 100 mm,
     the printer scaled the page; print at 100%). Files are written to temporary names and
-    renamed into place; a bad option writes nothing. Exit status: 0 written, 2 bad input.
+    renamed into place; a bad option writes nothing.
+
+    Only a proved deck is printed: a deck sealed by `templeforge generate` or `verify
+    --seal` (and unchanged since) is trusted; any other deck (hand-written, edited) is
+    verified first, and printed with the proofs the verifier finds. Exit status: 0
+    written, 1 the deck fails verification (nothing written), 2 bad input.
 
     Example:
 
         templeforge pdf output/GAME/deck.json --paper letter --duplex long
     """
-    from generators import read_deck
+    from generators import open_deck
     from generators.common.options import resolve
+    from generators.common.proof import prove
 
     given = {k: v for k, v in given.items() if v is not None}
     resolved = resolve(OPTIONS, given)
-    info, deck = read_deck(deck_file)
+    info, deck, data = open_deck(deck_file)
     from print import deck_files, paper_of
 
     module = paper_of(info)
@@ -52,7 +59,10 @@ def pdf(deck_file: str, previews: bool, **given: Any) -> None:
 
     output_path(f"{out}/", "cards.pdf")  # can be written, checked before any work
     started = time.perf_counter()
-    files, lines = deck_files(info, deck, resolved.values, module.deck_title(deck, deck_file), previews)
+    proved = prove(info, deck, data, deck_file, unverified=unverified)
+    click.echo(proved.said)
+    files, lines = deck_files(info, proved.deck, resolved.values, module.deck_title(deck, deck_file), previews,
+                              stamp=proved.stamp)
     written = write_files(out, files)
     if previews:  # pages of an earlier, longer run would mislead
         for old in sorted((out / "previews").glob("*.png")):

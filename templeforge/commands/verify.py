@@ -34,16 +34,23 @@ class VerifyCommand(click.Command):
 @click.argument("deck_file", metavar="DECK.json")
 @time_limit_option("Per face; a face not settled in time is 'unknown', never 'unsolvable'.")
 @click.option("--show", "show_all", is_flag=True, help="Draw a solution of every face.")
+@click.option("--seal", "seal_it", is_flag=True, help="If the deck passes, rewrite it in place with the proofs "
+              "found (a hand-written deck's solutions, counts, difficulties, points) and a seal, so that pdf, "
+              "cad and build print it without verifying it again.")
 @click.option("--tiers-from", metavar="DECK.json",
               help="Place the cards on this deck's scale (difficulty tiers, points: the game's); default: "
                    "the deck's own, else the default one.")
-def verify(deck_file: str, time_limit: float | None, show_all: bool, tiers_from: str | None) -> None:
+def verify(deck_file: str, time_limit: float | None, show_all: bool, tiers_from: str | None, seal_it: bool) -> None:
     """Re-prove every face of a deck and check the deck's rules.
 
     The deck's `game` says which game's verifier runs; it does not use the generator. What
     each game's verifier checks:
 
     {games}
+
+    A deck that `templeforge generate` wrote carries a seal: a hash over its content and
+    this verifier's version. pdf, cad and build print a sealed deck without verifying it
+    again and verify any other deck first; `--seal` seals a deck that passes.
 
     Exit status: 0 all proved, 1 a face or rule fails (each named on
     stderr), 2 bad input, 3 a face was not settled within --time-limit.
@@ -52,9 +59,11 @@ def verify(deck_file: str, time_limit: float | None, show_all: bool, tiers_from:
 
         templeforge verify output/GAME/deck.json
     """
-    from generators import read_deck
+    from generators import open_deck, read_deck
+    from generators.common import seal
+    from generators.common.proof import verifier
 
-    info, deck = read_deck(deck_file)
+    info, deck, data = open_deck(deck_file)
     other = None
     if tiers_from is not None:
         other_info, other = read_deck(tiers_from)
@@ -79,6 +88,18 @@ def verify(deck_file: str, time_limit: float | None, show_all: bool, tiers_from:
         click.echo(f"{deck_file}: not settled within the time limit: {where}", err=True)
         sys.exit(EXIT["unknown"])
     click.echo(f"{deck_file}: OK, {rules.OK_TEXT}")
+    state = seal.state(data, verifier(rules, info))
+    if seal_it:
+        from generators.common.files import write_atomic
+        from generators.common.proof import sealed_text
+
+        done = rules.completed(deck, check)
+        write_atomic(deck_file, sealed_text(info, done.dumps()))
+        added = " with the proofs it lacked" if done != deck else ""
+        click.echo(f"{deck_file}: sealed{added}: pdf, cad and build print it without verifying it again")
+    elif state is not seal.State.HOLDS:
+        click.echo(f"{deck_file}: {state.value}; --seal seals it, so that pdf, cad and build need not verify it "
+                   f"again")
 
 
 command = verify

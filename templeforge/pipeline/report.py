@@ -30,6 +30,9 @@ if TYPE_CHECKING:  # the report is given its data; it does not reach back into t
 THUMB = 360  #: the longest side of a thumbnail, in pixels
 
 STYLE = """
+.stamp { position: sticky; top: 0; z-index: 9; background: #c62828; color: #fff; font-weight: 700;
+         padding: 8px 16px; text-align: center; letter-spacing: 0.04em; }
+@media print { .stamp { position: fixed; top: 0; left: 0; right: 0; } }
 :root { --ink: #1d1d1f; --muted: #5f6368; --line: #d9dce1; --soft: #f5f6f8; --accent: #0b5cad; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); }
@@ -256,8 +259,9 @@ def bom_html(path: Path) -> str:
 
 def page(*, title: str, lead: str, verdict: tuple[bool, str], command: str, versions: Mapping[str, str],
          figures: Sequence[Figure], folder: Path, files: Sequence[str],
-         links: Sequence[tuple[str, str]], captions: Mapping[str, str]) -> str:
-    """The whole report as HTML text."""
+         links: Sequence[tuple[str, str]], captions: Mapping[str, str], stamp: str | None = None) -> str:
+    """The whole report as HTML text; ``stamp`` (``UNVERIFIED``) heads it, stays in view at
+    the top of the window as the page scrolls, and is printed on every printed page."""
     facts, plots, tables = figures_html([f for f in figures if not (isinstance(f, Fact) and
                                                                    f.label == "verification")])
     ok, said = verdict
@@ -272,7 +276,10 @@ def page(*, title: str, lead: str, verdict: tuple[bool, str], command: str, vers
     parts = [
         "<!doctype html>", '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{esc(title)}</title><style>{STYLE}</style></head><body><main>",
+        f"<title>{esc(f'{stamp}: {title}' if stamp else title)}</title><style>{STYLE}</style></head><body>",
+        (f'<div class="stamp">{esc(stamp)}: this deck was printed without proof: it failed verification or was '
+         f"not verified</div>" if stamp else ""),
+        "<main>",
         f"<h1>{esc(title)}</h1><p class=\"lead\">{esc(lead)}</p>",
         f'<p class="verdict{"" if ok else " bad"}"><strong>{"Verified" if ok else "Not verified"}:</strong> '
         f"{esc(said)}</p>",
@@ -333,5 +340,5 @@ def make(made: Reported) -> bytes:
             f"comes from the files beside this page.")
     text = page(title=f"{info.title}: the kit", lead=lead, verdict=(made.check.ok, verdict), command=made.command,
                 versions=made.versions, figures=figures, folder=folder, files=files,
-                links=listed, captions=plastic_of(info).CAPTIONS)
+                links=listed, captions=plastic_of(info).CAPTIONS, stamp=made.stamp)
     return text.encode("utf-8")

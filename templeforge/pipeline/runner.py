@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generators.common.errors import RequestError
+from generators.common.errors import RequestError, Unproved
+from generators.common.proof import STAMP
 from generators.contract import Check, Deck
 from templeforge import __version__
 from templeforge.pipeline import stages
@@ -89,6 +90,8 @@ class Reported:
     deck: Deck
     check: Check
     versions: Mapping[str, str] = field(default_factory=dict)
+    #: what every page says when the deck is printed without proof (``--unverified``)
+    stamp: str | None = None
 
 
 class Display:
@@ -235,7 +238,7 @@ class Build:
         self.keys: dict[str, str] = {}
         self.deferred = Deferred()
         self.deck = b""
-        self.proved: tuple[Deck, Check] | None = None
+        self.checked: stages.Checked | None = None
         self.workers: Any = None
         self.queue: Any = None
         self.pending: dict[str, Any] = {}  # stage -> its job in a worker
@@ -288,12 +291,16 @@ class Build:
 
 
 def _generate(b: Build) -> stages.Made:
-    return stages.generate(b.settings, b.progress("generate"))
+    made, b.checked = stages.generate(b.settings, b.progress("generate"))
+    return made
 
 
 def _verify(b: Build) -> stages.Made:
-    b.proved = stages.checked(b.settings.game, b.deck)
-    return stages.verify(b.proved[1])
+    if b.checked is None:  # the deck was carried over and its check was not
+        started = time.perf_counter()
+        b.checked = stages.Checked(*stages.checked(b.settings.game, b.deck), time.perf_counter() - started)
+    made = stages.verify(b.checked.check, b.settings.unverified)
+    return stages.Made(made.files, made.lines, b.checked.seconds)
 
 
 def _pdf(b: Build) -> stages.Made:
@@ -308,9 +315,11 @@ def _cad(b: Build) -> stages.Made:
 
 def _report(b: Build) -> stages.Made:
     assert b.report is not None
-    if b.proved is None:  # verify was carried over: the report still shows a real check
-        b.proved = stages.checked(b.settings.game, b.deck)
-    made = b.report(Reported(b.partial, b.settings, b.records, b.command, *b.proved, versions=tool_versions()))
+    if b.checked is None:  # verify was carried over: the report still shows a real check
+        b.checked = stages.Checked(*stages.checked(b.settings.game, b.deck))
+    stamp = None if b.checked.check.ok else STAMP
+    made = b.report(Reported(b.partial, b.settings, b.records, b.command, b.checked.deck, b.checked.check,
+                             versions=tool_versions(), stamp=stamp))
     return stages.Made({REPORT: made}, [REPORT])
 
 
@@ -329,9 +338,10 @@ class Stage:
 
 STAGES = (
     Stage("generate", lambda b: [b.settings.generate.raw, file_hashes(b.settings.generate.raw)], _generate),
-    Stage("verify", lambda b: [sha256(b.deck)], _verify),
-    Stage("pdf", lambda b: [sha256(b.deck), b.settings.pdf.raw, b.title], _pdf, hold=True, pooled=True),
-    Stage("cad", lambda b: [sha256(b.deck), b.settings.cad.raw], _cad, hold=True),
+    Stage("verify", lambda b: [sha256(b.deck), b.settings.unverified], _verify),
+    Stage("pdf", lambda b: [sha256(b.deck), b.settings.pdf.raw, b.title, b.settings.unverified], _pdf, hold=True,
+          pooled=True),
+    Stage("cad", lambda b: [sha256(b.deck), b.settings.cad.raw, b.settings.unverified], _cad, hold=True),
     Stage("report", lambda b: [b.command, [b.keys[s] for s in ORDER[:-1]]], _report),
 )
 
@@ -386,7 +396,8 @@ def build_game(settings: GameSettings, out: Path, *, command: str, jobs: int = 1
                             made = stage.work(b)
                     else:
                         made = stage.work(b)
-                    b.finish(stage.name, made, time.perf_counter() - started)
+                    took = time.perf_counter() - started
+                    b.finish(stage.name, made, made.seconds if made.seconds is not None else took)
                 if stage.name == "generate":
                     b.deck = (partial / b.deck_name).read_bytes()
             if b.workers is not None:
@@ -402,6 +413,9 @@ def build_game(settings: GameSettings, out: Path, *, command: str, jobs: int = 1
     except stages.VerifyFailed as err:
         _abandon(b.workers, partial)
         raise StageFailed(running, str(err), 1) from None
+    except Unproved as err:
+        _abandon(b.workers, partial)
+        raise StageFailed(running, str(err), err.status) from None
     except RequestError as err:
         _abandon(b.workers, partial)
         raise StageFailed(running, str(err), 2) from None

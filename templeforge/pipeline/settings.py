@@ -64,6 +64,8 @@ class GameSettings:
     pdf: Stage
     cad: Stage
     previews: bool = True
+    #: print a deck the verifier rejects, marked UNVERIFIED (``build --unverified``)
+    unverified: bool = False
 
 
 def read_profile(path: str | Path) -> dict[str, dict[str, Any]]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generators import deck_from_bytes
+from generators.common.proof import STAMP, Proved, prove
 from generators.contract import Check, Deck, Game
 from templeforge.pipeline.settings import GameSettings
 
@@ -31,12 +32,36 @@ class VerifyFailed(Exception):
     """The verifier rejected the deck: the message names the card and face."""
 
 
-def generate(settings: GameSettings, progress: Progress) -> Made:
+def generate(settings: GameSettings, progress: Progress) -> tuple[Made, Checked]:
+    """The deck, read back from its file's text and verified as ``templeforge generate`` does:
+    a passing deck is written sealed (``generators.common.proof``), so the stages after it
+    do not prove it twice. The check goes to the verify stage, which judges it."""
+    import time
+
+    from generators.common.proof import sealed_text
+
+    began = time.perf_counter()
     rules = settings.game.load_rules()
     spec = rules.spec(settings.generate.values, settings.generate.given)
     deck = rules.generate(spec, progress=lambda tried, usable: progress(usable, 0, f"{tried} tried"))
-    return Made({rules.DECK_NAME: deck.dumps().encode("utf-8")},
-                [f"{len(deck.cards)} cards (seed {spec.seed})"])
+    text = deck.dumps()
+    started = time.perf_counter()
+    progress(0, 0, "verifying")
+    again, check = checked(settings.game, text.encode("utf-8"))
+    verified = Checked(again, check, time.perf_counter() - started)
+    if check.ok:
+        text = sealed_text(settings.game, text)
+    return Made({rules.DECK_NAME: text.encode("utf-8")}, [f"{len(deck.cards)} cards (seed {spec.seed})"],
+                started - began), verified
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A deck and its verifier's check, and the seconds the check took."""
+
+    deck: Deck
+    check: Check
+    seconds: float | None = None
 
 
 def checked(game: Game, data: bytes) -> tuple[Deck, Check]:
@@ -45,40 +70,58 @@ def checked(game: Game, data: bytes) -> tuple[Deck, Check]:
     return deck, game.load_rules().verify(deck)
 
 
-def verify(check: Check) -> Made:
+def verify(check: Check, unverified: bool = False) -> Made:
     """The verify stage's verdict on a check; a failure raises ``VerifyFailed`` naming the
-    first problems (each names its card and face)."""
+    first problems (each names its card and face), unless the build prints it anyway
+    (``unverified``: every card, plate and page then says so)."""
     if not check.ok:
         shown = "; ".join(check.problems[:3])
         more = f" (and {len(check.problems) - 3} more)" if len(check.problems) > 3 else ""
+        if unverified:
+            return Made({}, [f"FAILED verification: {shown}{more}; printed anyway, marked {STAMP} (--unverified)"])
         raise VerifyFailed(f"the deck fails verification: {shown}{more}")
     return Made({}, [f"{check.counted} proved and verified"])
+
+
+def proved(settings: GameSettings, data: bytes) -> Proved:
+    """The deck to print from the build's deck file: sealed (so not proved twice), else
+    verified now, else (``--unverified``) marked.
+
+    Raises:
+        Unproved: the deck is not sealed and its verifier rejects it.
+    """
+    from generators.common import deckfile
+
+    parsed = deckfile.loads(data.decode("utf-8"), "deck.json")
+    deck = deck_from_bytes(settings.game, data)
+    return prove(settings.game, deck, parsed, settings.game.load_rules().DECK_NAME, unverified=settings.unverified)
 
 
 def pdf(settings: GameSettings, data: bytes, title: str, progress: Progress) -> Made:
     from print import deck_files
 
-    deck = deck_from_bytes(settings.game, data)
+    deck = proved(settings, data)
     progress(0, 0, "drawing")
-    files, lines = deck_files(settings.game, deck, settings.pdf.values, title, settings.previews)
+    files, lines = deck_files(settings.game, deck.deck, settings.pdf.values, title, settings.previews,
+                              stamp=deck.stamp)
     return Made(files, lines)
 
 
 def cad(settings: GameSettings, data: bytes, progress: Progress, mapper: Any = map) -> Made:
     from cad import kit_files, kit_steps
 
-    deck = deck_from_bytes(settings.game, data)
+    deck = proved(settings, data)
     v = settings.cad.values
-    total = kit_steps(settings.game, deck)
+    total = kit_steps(settings.game, deck.deck)
     done = [0]
 
     def step(what: str) -> None:
         done[0] += 1
         progress(min(done[0], total), total, what)
 
-    files, lines = kit_files(settings.game, deck, physical=v["physical"], bed=v["printer"],
+    files, lines = kit_files(settings.game, deck.deck, physical=v["physical"], bed=v["printer"],
                              players=v["players"], profile=v["profile"], slicer=v["slicer"], progress=step,
-                             mapper=mapper)
+                             mapper=mapper, stamp=deck.stamp)
     return Made({f"models/{name}": data for name, data in files.items()}, lines)
 
 

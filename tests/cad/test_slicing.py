@@ -109,6 +109,7 @@ def first_of(made: kit.Kit, profile: str, wanted: Callable[[slicing.Planned], bo
 
 
 @needs_slicer
+@pytest.mark.slow
 def test_the_slicer_prints_the_card_plates_as_their_files_say(temple_pieces, tmp_path: Path) -> None:
     made = temple(temple_pieces, "prusa")
     ams = slice_all(made, tmp_path, "ams", first_of(made, "ams", lambda plan: {1, 2} <= plan.extruders))

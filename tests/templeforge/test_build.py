@@ -129,6 +129,7 @@ def test_a_second_build_does_nothing_and_a_pdf_setting_redoes_only_the_pdfs(buil
     assert after["deck.json"] == before["deck.json"]
 
 
+@pytest.mark.slow
 def test_two_jobs_give_the_same_bytes_as_one(built: Path, tmp_path: Path) -> None:
     result = run("build", "--profile", str(profile(built)), "--out", str(tmp_path / "out"), "--jobs", "2")
     assert result.exit_code == 0, result.output + result.stderr
@@ -182,7 +183,8 @@ def test_a_deck_that_fails_verification_stops_the_build_naming_the_card_and_face
     face.pop("solutions", None)
     face.pop("difficulty", None)
     broken = (json.dumps(deck) + "\n").encode()
-    monkeypatch.setattr(stages, "generate", lambda settings, progress: stages.Made({"deck.json": broken}))
+    monkeypatch.setattr(stages, "generate", lambda settings, progress: (
+        stages.Made({"deck.json": broken}), stages.Checked(*stages.checked(settings.game, broken))))
     sections = read_profile(profile(built))
     settings = game_settings(GAMES["puzzle-temple"], sections, "small.toml", built, jobs=1)
     with pytest.raises(runner.StageFailed) as failed:

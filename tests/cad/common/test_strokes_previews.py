@@ -24,6 +24,32 @@ def test_every_bar_is_the_stroke_wide_and_covers_its_line() -> None:
         strokes.check("x?", "id")
 
 
+def test_every_glyph_stays_on_its_grid() -> None:
+    # a stroke off the 4 x 6 grid runs into the next glyph or above the label ("0" and "I" once did)
+    for ch, lines in strokes.GLYPHS.items():
+        for line in lines:
+            for x, y in line:
+                assert 0 <= x <= strokes.WIDTH and 0 <= y <= strokes.HEIGHT, (ch, (x, y))
+
+
+def test_a_stamped_preview_carries_a_red_band_top_and_bottom() -> None:
+    from io import BytesIO
+
+    from PIL import Image
+
+    from cad.common.previews import stamp_png
+    from cad.common.solids import png
+
+    plain = png(Image.new("RGB", (300, 200), (228, 228, 228)))
+    image = np.asarray(Image.open(BytesIO(stamp_png(plain, "UNVERIFIED"))).convert("RGB")).astype(int)
+    red = (image[:, :, 0] > 150) & (image[:, :, 1] < 80)
+    white = (image.min(axis=2) > 240)
+    for rows in (slice(0, 16), slice(184, 200)):
+        assert red[rows].mean() > 0.5 and white[rows].mean() > 0.05  # the band and its letters
+    assert not red[40:160].any()  # the picture itself is left alone
+    assert stamp_png(plain, "UNVERIFIED") == stamp_png(plain, "UNVERIFIED")
+
+
 def test_a_preview_shows_the_parts_and_a_pocket_darker_from_above() -> None:
     plate = box(40, 30, 4)
     step = box(10, 10, 2).translated(50, 0, 0)
