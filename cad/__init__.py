@@ -29,8 +29,9 @@ def kit_files(game: Game, deck: Any, *, physical: Physical, bed: Printer, player
     for a deck modelled without proof) heads every plate's title and object names, as a
     slicer shows them, and is drawn across every preview."""
     from cad.common import kit
+    from generators.common.proof import stamped
 
-    with kit.stamped(stamp):
+    with stamped(stamp):
         made = plastic_of(game).make_kit(deck, physical, (bed.width, bed.depth), players=players, ams=profile.ams,
                                          no_ams=profile.no_ams, slicer=slicer.for_printer(bed).value,
                                          progress=progress, mapper=mapper)

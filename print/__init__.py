@@ -28,7 +28,7 @@ def deck_files(game: Game, deck: Any, values: Mapping[str, Any], title: str, pre
     Raises:
         RequestError: a print option the deck cannot take (a size too small, ...).
     """
-    from print.common.pdf import stamped
+    from generators.common.proof import stamped
 
     module = paper_of(game)
     with stamped(stamp):

@@ -1,5 +1,5 @@
 """``python -m templeforge`` runs the command line."""
 
-from templeforge.cli import main
+from templeforge.cli import run
 
-main()
+run()

@@ -166,9 +166,12 @@ class Main(LazyGroup):
             _closed_pipe()
         except TempleforgeError as err:
             from generators.common.errors import Shortfall, Unproved
+            from generators.common.files import CannotWrite
 
             if isinstance(err, Unproved):  # a deck not to print: verify's verdict, its status
                 fail(str(err), err.status)
+            if isinstance(err, CannotWrite):  # a full disk part-way: the files there are as they were
+                fail(f"error: {err}; the files already there are as they were", EXIT["cannot write"])
             if isinstance(err, Shortfall):
                 fail(f"error: {err}; nothing written", EXIT["unknown"])
             fail(f"error: {err}", EXIT["bad input"])
@@ -200,3 +203,17 @@ def main() -> None:
     73 an output file could not be written, 74 standard output not written, 130
     interrupted, 141 output pipe closed.
     """
+
+
+def run() -> None:
+    """The ``templeforge`` program (the console script and ``python -m templeforge``): the
+    command, then an undisturbed exit. A signal that comes once the command has ended (its
+    status chosen, its files in place) is ignored, rather than killing the interpreter on its
+    way out with a status nobody documented."""
+    import signal
+
+    try:
+        main()
+    finally:
+        for s in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(s, signal.SIG_IGN)

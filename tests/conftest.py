@@ -46,3 +46,16 @@ def stones_deck():
 def small_stones_deck():
     """A 12-card Shifting Stones deck (seed 5): quick to print, model and verify."""
     return sample("shifting-stones-12-seed-5.json")
+
+
+@pytest.fixture
+def toy():  # type: ignore[no-untyped-def]
+    """Toy Tally (``tests/toygame/``) registered for one test."""
+    from generators import register, unregister
+    from tests.toygame import GAME
+
+    register(GAME)
+    try:
+        yield
+    finally:
+        unregister(GAME.name)

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
 
-from generators import GAMES, register, unregister
+from generators import GAMES, register
 from templeforge.cli import main
 from tests.toygame import GAME
 
@@ -27,15 +26,6 @@ PACKAGES = ("solver", "generators", "cad", "print", "templeforge")
 
 def run(*args: str) -> Result:
     return CliRunner().invoke(main, list(args))
-
-
-@pytest.fixture
-def toy() -> Iterator[None]:
-    register(GAME)
-    try:
-        yield
-    finally:
-        unregister(GAME.name)
 
 
 def owned_by_games() -> set[Path]:

@@ -18,9 +18,7 @@ for each profile, plate previews, the bill), the same way for every game.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +26,7 @@ import numpy as np
 
 from cad.common import plates, threemf
 from cad.common.meshes import Mesh, merge
+from generators.common.proof import stamp
 from generators.common.words import plural
 
 #: ``map``, or a process pool's ``imap``: how a kit spreads its parts over workers (results in
@@ -125,21 +124,6 @@ def _placed_mesh(mesh: Mesh, origin: tuple[float, float], place: plates.Placed) 
     return moved.translated(place.x, place.y, 0)
 
 
-#: What every plate says while ``stamped`` is in force (a deck modelled without proof:
-#: ``UNVERIFIED``): set once by ``cad.kit_files``, so no game's module need know.
-_STAMP: ContextVar[str | None] = ContextVar("stamp", default=None)
-
-
-@contextmanager
-def stamped(text: str | None) -> Iterator[None]:
-    """Within this, every plate's title and every object on it begin with ``text``."""
-    token = _STAMP.set(text)
-    try:
-        yield
-    finally:
-        _STAMP.reset(token)
-
-
 def project(sheet: Sheet, pieces: Mapping[str, Piece], title: str, ams: bool,
             filaments: Sequence[threemf.Filament], filament_of: Mapping[str, int],
             slicer: str = "bambu", single: Sequence[threemf.Filament] = NO_AMS_FILAMENTS,
@@ -158,9 +142,9 @@ def project(sheet: Sheet, pieces: Mapping[str, Piece], title: str, ams: bool,
             parts = (threemf.Part("whole", merge([p.mesh for p in parts]), 1),)
             changes = piece.colour_changes or changes
         name = piece.title if piece.copies == 1 else f"{piece.title} ({copy} of {piece.copies})"
-        items.append(threemf.Item(f"{_STAMP.get()} {name}" if _STAMP.get() else name, parts))
-    if _STAMP.get():
-        title = f"{_STAMP.get()}: {title}"
+        items.append(threemf.Item(f"{stamp()} {name}" if stamp() else name, parts))
+    if stamp():
+        title = f"{stamp()}: {title}"
     if ams:
         return threemf.Project(title, tuple(items), tuple(filaments), slicer=slicer, layer=layer)
     return threemf.Project(title, tuple(items), tuple(single), changes, slicer=slicer, layer=layer)

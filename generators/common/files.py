@@ -12,6 +12,7 @@ and a path that cannot be written is an error at once.
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from pathlib import Path
@@ -21,6 +22,20 @@ from solver.errors import TempleforgeError
 
 class OutputError(TempleforgeError, ValueError):
     """An output path that cannot be written; the message names it and says why."""
+
+
+class CannotWrite(OutputError):
+    """An output file that could not be written part-way (a full disk, a read-only or failing
+    file system): the command's own status (73), not bad input; the message names the file."""
+
+
+#: What makes an output file fail mid-way rather than a path that was wrong from the start.
+WRITING = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.EFBIG}
+
+
+def _failed(path: Path, err: OSError) -> OutputError:
+    kind = CannotWrite if err.errno in WRITING else OutputError
+    return kind(f"{path}: cannot write: {err.strerror or err}")
 
 
 def _umask() -> int:
@@ -34,27 +49,42 @@ def write_atomic(path: str | Path, data: str | bytes) -> Path:
     file in the same folder, creating the folder if needed. Returns the path written.
 
     Raises:
-        OutputError: the folder or file cannot be written (disk full, no permission, ...).
+        OutputError: the folder or file cannot be written (no permission, ...);
+            ``CannotWrite`` when it fails part-way (a full disk, ...).
     """
     path = Path(path)
+    _rename(_staged(path, data), path)
+    return path
+
+
+def _rename(tmp: str, path: Path) -> None:
+    try:
+        os.replace(tmp, path)
+    except OSError as err:  # a folder in the way, ...: the temporary file goes
+        Path(tmp).unlink(missing_ok=True)
+        raise _failed(path, err) from None
+
+
+def _staged(path: Path, data: str | bytes) -> str:
+    """``data`` written to a temporary file beside ``path`` (its name returned); nothing is
+    left behind when that fails."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as err:
-        raise OutputError(f"{path}: cannot write: {err.strerror or err}") from None
+        raise _failed(path, err) from None
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(raw)
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; an ordinary write honours the umask
-        os.replace(tmp, path)
     except OSError as err:
         Path(tmp).unlink(missing_ok=True)
-        raise OutputError(f"{path}: cannot write: {err.strerror or err}") from None
+        raise _failed(path, err) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return path
+    return tmp
 
 
 def output_path(out: str | Path, default_name: str) -> Path:
@@ -90,7 +120,27 @@ def output_path(out: str | Path, default_name: str) -> Path:
 
 
 def write_files(folder: str | Path, files: dict[str, bytes]) -> list[Path]:
-    """Write several files under ``folder`` (names may hold subfolders), each atomically,
-    in name order. Returns the paths written."""
+    """Write several files under ``folder`` (names may hold subfolders) all or none: each to
+    a temporary name first, and only when every one is written are they renamed into place,
+    in name order. Returns the paths written.
+
+    Raises:
+        OutputError: as ``write_atomic``; no file of ``files`` is then changed.
+    """
     folder = Path(folder)
-    return [write_atomic(folder / name, files[name]) for name in sorted(files)]
+    staged: list[tuple[str, Path]] = []
+    try:
+        for name in sorted(files):
+            staged.append((_staged(folder / name, files[name]), folder / name))
+    except BaseException:
+        for tmp, _ in staged:
+            Path(tmp).unlink(missing_ok=True)
+        raise
+    for k, (tmp, path) in enumerate(staged):
+        try:
+            _rename(tmp, path)
+        except BaseException:
+            for rest, _ in staged[k + 1:]:
+                Path(rest).unlink(missing_ok=True)
+            raise
+    return [path for _, path in staged]

@@ -15,6 +15,9 @@ Every command that prints a deck (``pdf``, ``cad``, ``build``) passes it through
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +27,26 @@ from generators.contract import Check, Game, Rules
 
 #: What every card, plate and report page of a deck printed without proof says.
 STAMP = "UNVERIFIED"
+
+#: What paper and plastic made now must say (``stamped``): read by ``print.common.pdf``
+#: (every page and card front) and ``cad.common.kit`` (every plate and object), so that no
+#: game's own printer needs to know.
+_STAMP: ContextVar[str | None] = ContextVar("stamp", default=None)
+
+
+@contextmanager
+def stamped(text: str | None) -> Iterator[None]:
+    """Within this, everything printed or modelled says ``text`` (None: nothing)."""
+    token = _STAMP.set(text)
+    try:
+        yield
+    finally:
+        _STAMP.reset(token)
+
+
+def stamp() -> str | None:
+    """What everything printed or modelled now must say, if anything (see ``stamped``)."""
+    return _STAMP.get()
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
 
 from reportlab.lib.colors import HexColor
@@ -21,6 +20,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from generators.common.deckfile import versions
+from generators.common.proof import stamp
 from print.common import colours
 from print.common.layout import RULER, Box, Segment, Sheet
 from print.common.sizes import MM
@@ -255,26 +255,6 @@ class Meta:
     keywords: str = ""
 
 
-#: What every page and card front says while ``stamped`` is in force (a deck printed without
-#: proof: ``UNVERIFIED``); set once by ``print.deck_files`` so no game's printer need know.
-_STAMP: ContextVar[str | None] = ContextVar("stamp", default=None)
-
-
-@contextmanager
-def stamped(text: str | None) -> Iterator[None]:
-    """Within this, every document's pages and card fronts say ``text`` (None: nothing)."""
-    token = _STAMP.set(text)
-    try:
-        yield
-    finally:
-        _STAMP.reset(token)
-
-
-def stamp() -> str | None:
-    """What the pages must say now, if anything (see ``stamped``)."""
-    return _STAMP.get()
-
-
 STAMP_RED = "#C62828"
 
 
@@ -298,9 +278,10 @@ def draw_stamp(pen: Pen, box: Box, text: str, alpha: float = 0.5) -> None:
 
 
 class Document:
-    """One PDF, built page by page in memory; ``data()`` gives its bytes. While ``stamped``
-    is in force, its title carries the stamp and every page shows it (across each card front
-    drawn by ``print.common.sheets``, else across the page)."""
+    """One PDF, built page by page in memory; ``data()`` gives its bytes. While
+    ``generators.common.proof.stamped`` is in force, its title carries the stamp and every
+    page shows it (across each card front drawn by ``print.common.sheets``, else across the
+    page)."""
 
     def __init__(self, meta: Meta, duplex: str = "none") -> None:
         if stamp():

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from generators.common.proof import stamp
 from generators.common.words import plural
 from print.common import colours
 from print.common.layout import RULER, Box, Calibration, Imposition, Segment, Settings, Slot
-from print.common.pdf import SMALL, Document, Pen, draw_stamp, stamp, text_width
+from print.common.pdf import SMALL, Document, Pen, draw_stamp, text_width
 
 Draw = Callable[[Pen, Slot], None]
 

@@ -81,15 +81,15 @@ def cad(deck_file: str, settings: str | None, slice_: bool, print_settings: bool
     from templeforge.pipeline.runner import Deferred
 
     started = time.perf_counter()
-    deferred = Deferred()  # Ctrl-C or SIGTERM inside CadQuery takes effect at the next part
-    with click.progressbar(length=kit_steps(info, deck), label="building parts", file=sys.stderr,
-                           show_pos=True) as bar:
+    deferred = Deferred()  # Ctrl-C or SIGTERM inside CadQuery (its import too) takes effect at the next part
+    with deferred.holding():
+        steps = kit_steps(info, deck)  # imports the game's cad module, and so CadQuery
+        with click.progressbar(length=steps, label="building parts", file=sys.stderr, show_pos=True) as bar:
 
-        def step(_: str) -> None:
-            deferred.check()
-            bar.update(1 if bar.pos < (bar.length or 0) else 0)
+            def step(_: str) -> None:
+                deferred.check()
+                bar.update(1 if bar.pos < (bar.length or 0) else 0)
 
-        with deferred.holding():
             files, lines = kit_files(info, deck, physical=ph, bed=bed, players=values["players"],
                                      profile=values["profile"], slicer=values["slicer"], progress=step,
                                      stamp=proved.stamp)

@@ -445,8 +445,7 @@ def _drain(queue: Any, display: Display) -> None:
 
 def _abandon(workers: Any, partial: Path) -> None:
     if workers is not None:
-        workers.terminate()
-        workers.join()
+        stages.end(workers)
     shutil.rmtree(partial, ignore_errors=True)
 
 

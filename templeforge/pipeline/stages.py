@@ -9,6 +9,7 @@ runner does, into a staging folder.
 from __future__ import annotations
 
 import multiprocessing
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -130,13 +131,41 @@ def cad(settings: GameSettings, data: bytes, progress: Progress, mapper: Any = m
 _QUEUE: Any = None
 
 
-def _start_worker(queue: Any) -> None:
-    """A worker's start: progress goes to ``queue``; Ctrl-C is the parent's to handle."""
+_STOP: Any = None
+
+
+def _start_worker(queue: Any, stop: Any) -> None:
+    """A worker's start: progress goes to ``queue``. Ctrl-C and SIGTERM are the parent's to
+    handle, even when they reach the whole process group (a terminal's Ctrl-C, ``kill --
+    -PGID``): a worker that died of one mid-job would leave the parent waiting for that job
+    for ever (``multiprocessing.Pool`` loses it), and one killed while it waits for work
+    holds the pool's queue lock for good. A worker ends on SIGTERM only once its parent has
+    raised ``stop`` (``end``)."""
     import signal
 
-    global _QUEUE
-    _QUEUE = queue
+    global _QUEUE, _STOP
+    _QUEUE, _STOP = queue, stop
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    import threading
+
+    threading.Thread(target=_orphaned, args=(os.getppid(),), name="parent watch", daemon=True).start()
+
+
+def _orphaned(parent: int) -> None:
+    """End this worker once its parent is gone (killed outright, SIGKILL): no worker
+    outlives the command."""
+    import time
+
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    if _STOP is not None and _STOP.value:  # the parent is ending its pool
+        os._exit(1)
+    # else: a signal to the whole group; the parent decides, and ends its workers itself
 
 
 def _report(stage: str) -> Progress:
@@ -160,7 +189,29 @@ def run_in_worker(stage: str, *args: Any) -> Made:
 
 
 def pool(processes: int) -> tuple[Any, Any]:
-    """A pool of fresh (spawned) worker processes and the queue their progress comes on."""
+    """A pool of fresh (spawned) worker processes and the queue their progress comes on;
+    ``end`` ends it at once."""
     context = multiprocessing.get_context("spawn")
     queue = context.Queue()
-    return context.Pool(processes, initializer=_start_worker, initargs=(queue,)), queue
+    stop = context.RawValue("b", 0)
+    workers = context.Pool(processes, initializer=_start_worker, initargs=(queue, stop))
+    workers.templeforge_stop = stop  # type: ignore[attr-defined]
+    return workers, queue
+
+
+def end(workers: Any) -> None:
+    """End a ``pool`` now, its jobs abandoned. Its workers heed SIGTERM from here on, and
+    ``terminate`` sends it; a worker whose signal went to another of its threads (its
+    progress queue's) cannot run the handler, so after a moment it is killed, and a
+    ``terminate`` left waiting on it is abandoned (its thread is a daemon)."""
+    import threading
+
+    workers.templeforge_stop.value = 1
+    ending = threading.Thread(target=workers.terminate, name="ending workers", daemon=True)
+    ending.start()
+    ending.join(timeout=3)
+    if ending.is_alive():
+        for child in multiprocessing.active_children():
+            child.kill()
+            child.join(timeout=5)
+        ending.join(timeout=3)

@@ -7,18 +7,16 @@ import copy
 import io
 import json
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
 
-from generators import register, unregister
 from generators.common import seal
 from templeforge.cli import main
 from tests.data import DATA
-from tests.toygame import GAME
 
 PT = DATA / "puzzle-temple-3-seed-11.json"
 STONES = DATA / "shifting-stones-12-seed-5.json"
@@ -246,15 +244,6 @@ def test_unverified_marks_every_card_front(sealed: dict[str, dict[str, Any]], tm
 
 
 # -- through the toy game: cad's plates and the build's report -------------------------------------
-
-
-@pytest.fixture
-def toy() -> Iterator[None]:
-    register(GAME)
-    try:
-        yield
-    finally:
-        unregister(GAME.name)
 
 
 def test_unverified_plates_say_so_in_the_slicer_and_in_their_previews(toy: None, tmp_path: Path) -> None:

@@ -49,3 +49,43 @@ def test_a_failed_write_names_the_path_and_leaves_nothing(tmp_path: Path) -> Non
     with pytest.raises(OutputError, match="cannot write"):
         write_atomic(blocker / "deck.json", "{}")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_several_files_are_written_all_or_none(tmp_path: Path) -> None:
+    from generators.common.files import OutputError, write_files
+
+    (tmp_path / "a.txt").write_text("old a")
+    (tmp_path / "z").write_text("a file where a folder is wanted")
+    with pytest.raises(OutputError, match=r"z/b.txt: cannot write"):
+        write_files(tmp_path, {"a.txt": b"new a", "z/b.txt": b"b"})
+    assert (tmp_path / "a.txt").read_text() == "old a", "nothing of the set changed"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "z"], "no temporary file left"
+    assert [p.name for p in write_files(tmp_path, {"a.txt": b"new a", "c/d.txt": b"d"})] == ["a.txt", "d.txt"]
+    assert (tmp_path / "a.txt").read_text() == "new a"
+
+
+def test_a_full_disk_is_its_own_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+    import os
+
+    from generators.common import files
+
+    real = os.fdopen
+
+    class Full:
+        def __init__(self, fd: int, mode: str) -> None:
+            self.f = real(fd, mode)
+
+        def __enter__(self) -> Full:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.f.close()
+
+        def write(self, data: bytes) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(files.os, "fdopen", Full)
+    with pytest.raises(files.CannotWrite, match="deck.json: cannot write: No space left on device"):
+        files.write_atomic(tmp_path / "deck.json", "{}")
+    assert list(tmp_path.iterdir()) == []
