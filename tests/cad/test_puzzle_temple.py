@@ -158,6 +158,7 @@ def test_jewels_and_pawns_are_closed_and_the_pawns_differ_in_shape() -> None:
     assert len(ct.JEWELS) == 6 and ct.JEWELS_EACH * len(ct.JEWELS) == 78
 
 
+@pytest.mark.slow  # the board alone takes 9 s to model
 def test_the_board_holds_78_jewels_with_the_clearance_and_fits_the_smallest_bed() -> None:
     import cadquery as cq
 

@@ -75,6 +75,7 @@ def test_a_closed_pipe_is_quiet() -> None:
     assert "Traceback" not in proc.stderr.read()
 
 
+@pytest.mark.slow  # tests/templeforge/test_faults.py signals every long command
 def test_ctrl_c_during_the_parallel_search_is_one_line_and_writes_nothing(tmp_path: Path) -> None:
     out = tmp_path / "deck.json"
     proc = templeforge("generate", "puzzle-temple", "--workers", "2", "--attempts", "100000",
@@ -118,6 +119,7 @@ def test_a_full_disk_on_standard_output_is_its_own_status() -> None:
     assert proc.stderr.strip().splitlines() == ["templeforge: error: cannot write the output: No space left on device"]
 
 
+@pytest.mark.slow  # tests/templeforge/test_faults.py signals every long command
 def test_sigterm_during_cad_ends_as_ctrl_c_does_with_nothing_written(tmp_path: Path) -> None:
     deck = ROOT / "tests" / "data" / "puzzle-temple-3-seed-11.json"
     out = tmp_path / "models"

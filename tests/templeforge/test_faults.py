@@ -219,7 +219,6 @@ LONG = {
     "verify": ["verify", str(ROOT / "tests" / "data" / "shifting-stones-12-seed-5.json")],
     "pdf": ["pdf", str(ROOT / "tests" / "data" / "puzzle-temple-7-seed-3.json"), "--out", "{out}"],
     "cad": ["cad", str(ROOT / "tests" / "data" / "puzzle-temple-3-seed-11.json"), "--out", "{out}"],
-    "stones solve": ["stones", "solve", "--pattern", "Moon any / Fish Fish", "--grid", "random"],
 }
 
 

@@ -107,6 +107,7 @@ def test_solve_says_when_no_grid_can_show_the_pattern() -> None:
     assert result.exit_code == 1 and "it needs 2 Sun/Moon tiles" in result.output
 
 
+@pytest.mark.slow  # the stones build test prints and models a deck too
 def test_pdf_and_cad_for_a_stones_deck(small_stones_deck: Deck, tmp_path: Path) -> None:
     deck = tmp_path / "deck.json"
     write_deck(small_stones_deck, deck)
@@ -120,6 +121,7 @@ def test_pdf_and_cad_for_a_stones_deck(small_stones_deck: Deck, tmp_path: Path) 
     assert (tmp_path / "models" / "no-ams" / "plate-01.3mf").is_file()
 
 
+@pytest.mark.slow  # verifies every example through the CLI
 def test_the_examples_read_and_verify(tmp_path: Path) -> None:
     from generators.shifting_stones.tiles import read_tiles
 

@@ -75,6 +75,7 @@ def test_a_deck_like_the_reference(like_deck, reference) -> None:
     assert verify_deck(like_deck).ok
 
 
+@pytest.mark.slow  # generates a deck through the CLI
 def test_the_command_prints_the_distance_and_lock_sizes(tmp_path: Path) -> None:
     from templeforge.cli import main
 
