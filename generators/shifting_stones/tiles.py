@@ -24,11 +24,15 @@ from pathlib import Path
 from typing import Any
 
 from generators.common.errors import RequestError
-from generators.common.palette import PALETTE
+from generators.common.palette import PALETTE, colour_name
 
 PLACES = 9
 ANY = "any"
 COLOUR = re.compile(r"^#[0-9A-Fa-f]{6}$")
+
+#: The colours a face may be given by default: the palette but its grey, which on a card
+#: reads as "any stone".
+FACES = tuple(c for c in PALETTE if colour_name(c) != "grey")
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9 '-]{0,23}$")
 
 
@@ -97,7 +101,7 @@ class TileSet:
 PUBLISHED = TileSet("published", (
     Tile(("Sun", "Moon"), 1, ("#F0E442", "#0072B2")),
     Tile(("Fish", "Bird"), 2, ("#56B4E9", "#CC79A7")),
-    Tile(("Horse", "Boat"), 3, ("#8C564B", "#999999")),
+    Tile(("Horse", "Boat"), 3, ("#8C564B", "#6A3D9A")),
     Tile(("Seed", "Tree"), 3, ("#E69F00", "#009E73")),
 ))
 
@@ -146,7 +150,7 @@ def tile_set_from(data: Mapping[str, Any], source: str) -> TileSet:
             count = 1
         colours = entry.get("colours")
         if colours is None:
-            colours = [PALETTE[colour_at % len(PALETTE)], PALETTE[(colour_at + 1) % len(PALETTE)]]
+            colours = [FACES[colour_at % len(FACES)], FACES[(colour_at + 1) % len(FACES)]]
         elif not (isinstance(colours, list) and len(colours) == 2 and all(isinstance(c, str) and COLOUR.match(c)
                                                                           for c in colours)):
             problems.append(f"{where}: colours: expected two colours like \"#E69F00\", got {colours!r}")

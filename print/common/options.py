@@ -26,6 +26,7 @@ def _size(value: Any, name: str) -> CardSize | str:
 
 def _duplex(value: Any, name: str) -> str:
     text = value.strip().lower() if isinstance(value, str) else value
+    text = "gutter" if text == "fold" else text  # fronts and backs on one page, folded
     if text not in DUPLEX:
         from generators.common.errors import RequestError
 
@@ -51,7 +52,7 @@ OPTIONS = (
            "holds more cards", metavar="NAME", choices=tuple(PAPERS)),
     Option("duplex", _duplex, "none", "card backs: none; `long` or `short` for duplex printing flipped on that edge "
            "(backs on the following page, each behind its front); or `gutter` (fronts and backs on one page, "
-           "fold along the dashed line)", metavar="|".join(DUPLEX), choices=DUPLEX),
+           "fold along the dashed line; `fold` says the same)", metavar="|".join(DUPLEX), choices=(*DUPLEX, "fold")),
     Option("back_offset", _offset, "0,0", f"shift duplex backs X mm right and Y mm up on the back page (within "
            f"{MAX_OFFSET:g} mm) for a printer that misregisters: read it off calibration.pdf", metavar="X,Y"),
     Option("bleed", lambda v, n: parse.parse_float(v, n, low=0, high=MAX_BLEED), 3.0,

@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 from templeforge.options import GameChoice
 from templeforge.terminal import plural
 
+#: ``--duplex``'s words (``fold`` is ``templeforge pdf``'s ``gutter``, which is taken too).
+DUPLEX_CHOICES = ("long", "short", "fold", "gutter", "none")
+
 
 @click.command()
 @click.option("--game", type=GameChoice(["all"]), default=DEFAULT, show_default=True,
@@ -34,10 +37,13 @@ from templeforge.terminal import plural
 @click.option("--jobs", type=click.IntRange(1, 64), default=os.cpu_count() or 1, show_default="the machine's "
               "cores", help="Processes to use: the PDFs are made beside the 3D kit, the deck by several workers.")
 @click.option("--force", is_flag=True, help="Redo every stage, even those whose inputs have not changed.")
+@click.option("--duplex", type=click.Choice(DUPLEX_CHOICES), help="Card backs, as `templeforge pdf --duplex`: "
+              "long or short (duplex, flipped on that edge, with calibration.pdf), fold (fronts and backs on one "
+              "page) or none [default: the profile's [pdf] duplex, else long].")
 @click.option("--unverified", is_flag=True, help="Print and model the deck even if it fails verification: every "
               "card, plate and report page then says UNVERIFIED (a passing deck is printed unmarked).")
 def build(game: str, profile: str | None, seed: int | None, out: str, jobs: int, force: bool,
-          unverified: bool) -> None:
+          duplex: str | None, unverified: bool) -> None:
     """Build a game's whole kit: generate the deck, verify it independently, print its PDFs
     and model its 3D parts, then write report.html and manifest.json, in DIR/<game>/.
 
@@ -60,25 +66,25 @@ def build(game: str, profile: str | None, seed: int | None, out: str, jobs: int,
     where = profile or "profile"
     folder = Path(profile).parent if profile else Path(".")
     games = list(GAMES) if game == "all" else [game]
-    chosen = [replace(game_settings(GAMES[name], sections, where, folder, seed=seed, jobs=jobs), unverified=unverified)
-              for name in games]
+    chosen = [replace(game_settings(GAMES[name], sections, where, folder, seed=seed, jobs=jobs, duplex=duplex),
+                      unverified=unverified) for name in games]
     root = Path(out)
     with guard.locked(root):
         for settings in chosen:  # before any work: nothing of the designer's is lost, no symlink followed
             guard.check(root, settings.game.name, owned(settings.game))
         for settings in chosen:
-            _build(settings, root, profile, seed, jobs, force)
+            _build(settings, root, profile, seed, jobs, force, duplex)
 
 
 def _build(settings: GameSettings, root: Path, profile: str | None, seed: int | None, jobs: int,
-           force: bool) -> None:
+           force: bool, duplex: str | None = None) -> None:
     from templeforge.cli import fail
     from templeforge.pipeline import report
     from templeforge.pipeline.display import display
     from templeforge.pipeline.runner import StageFailed, build_game
 
     name = settings.game.name
-    command = canonical(name, profile, seed, settings.unverified)
+    command = canonical(name, profile, seed, settings.unverified, duplex)
     started = time.perf_counter()
     try:
         outcome = build_game(settings, root, command=command, jobs=jobs, force=force, display=display(name),
@@ -94,7 +100,8 @@ def _build(settings: GameSettings, root: Path, profile: str | None, seed: int | 
                f"open {outcome.folder}/report.html")
 
 
-def canonical(game: str, profile: str | None, seed: int | None, unverified: bool = False) -> str:
+def canonical(game: str, profile: str | None, seed: int | None, unverified: bool = False,
+              duplex: str | None = None) -> str:
     """The command that rebuilds this kit (without --out, --jobs and --force, which do not
     change what is built)."""
     words = ["templeforge", "build", "--game", game]
@@ -102,6 +109,8 @@ def canonical(game: str, profile: str | None, seed: int | None, unverified: bool
         words += ["--profile", profile]
     if seed is not None:
         words += ["--seed", str(seed)]
+    if duplex is not None:
+        words += ["--duplex", duplex]
     if unverified:
         words.append("--unverified")
     return shlex.join(words)

@@ -38,6 +38,9 @@ from generators.contract import Game
 from solver.textfiles import parse_toml, read_text
 
 SECTIONS = ("kit", "generate", "pdf", "cad")
+
+#: A build's card backs: for long-edge duplex, the way most printers print two-sided.
+BUILD_DUPLEX = "long"
 #: What paper and plastic share, set once in ``[kit]``: the pieces' cell (paper blocks and
 #: printed locks at the plastic blocks' pitch, so either set fits either card) and the
 #: number of players (paper sets, reference cards, plastic sets).
@@ -161,8 +164,10 @@ def game_table(sections: Mapping[str, Mapping[str, Any]], section: str, game: st
 
 
 def game_settings(info: Game, sections: Mapping[str, Mapping[str, Any]], where: str, folder: Path, *,
-                  seed: int | None = None, jobs: int = 1) -> GameSettings:
-    """Parse every stage's settings for ``info``'s game.
+                  seed: int | None = None, jobs: int = 1, duplex: str | None = None) -> GameSettings:
+    """Parse every stage's settings for ``info``'s game. A build prints card backs and the
+    calibration sheet for long-edge duplex unless ``[pdf] duplex`` or ``duplex`` (the
+    command line's, which wins) says otherwise.
 
     Raises:
         RequestError: every bad key or value, naming the profile, section and key.
@@ -202,6 +207,9 @@ def game_settings(info: Game, sections: Mapping[str, Mapping[str, Any]], where: 
         table, named = {}, "[pdf]"
     problems += _shared_keys("pdf", table, where)
     table.update(kit)
+    if duplex is not None:
+        table["duplex"] = duplex
+    table.setdefault("duplex", BUILD_DUPLEX)
     previews = table.pop("previews", True)
     if not isinstance(previews, bool):
         problems.append(f"{where}: [pdf] previews: expected true or false, got {previews!r}")

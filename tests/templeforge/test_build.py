@@ -67,6 +67,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("build")
     result = run("build", "--profile", str(profile(root)), "--out", str(root / "out"), "--jobs", "1")
     assert result.exit_code == 0, result.output + result.stderr
+    (root / "said.txt").write_text(result.output + result.stderr)
     return root
 
 
@@ -89,6 +90,9 @@ def test_a_build_writes_the_whole_kit_and_a_manifest_of_it(built: Path) -> None:
     assert not (built / "out" / ".puzzle-temple.partial").exists()
     deck = json.loads(have["deck.json"])
     assert deck["game"] == "puzzle-temple" and len(deck["cards"]) == 3 and deck["seed"] == 4
+    assert "seal" in deck, "the build's deck is sealed: pdf and cad print it without proving it twice"
+    # card backs for long-edge duplex, and the sheet that calibrates them, by default
+    assert "calibration.pdf" in have and "backs: long" in (built / "said.txt").read_text()
 
 
 def test_the_report_holds_the_verdict_the_cards_the_plots_and_the_bill(built: Path) -> None:
@@ -142,7 +146,7 @@ def test_two_jobs_give_the_same_bytes_as_one(built: Path, tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize(("jobs", "delay", "sent"), [
-    (2, 0.3, signal.SIGINT),
+    pytest.param(2, 0.3, signal.SIGINT, marks=pytest.mark.slow),  # test_faults.py signals builds at random
     pytest.param(2, 3.0, signal.SIGINT, marks=pytest.mark.slow),  # later, in the 3D stage
     pytest.param(1, 1.0, signal.SIGTERM, marks=pytest.mark.slow)])
 def test_an_interrupted_build_leaves_the_previous_one_intact(built: Path, tmp_path: Path, jobs: int, delay: float,
@@ -437,3 +441,18 @@ def test_a_build_killed_between_its_two_renames_gets_its_previous_build_back(bui
     result = run("build", "--profile", str(profile(built)), "--out", str(out), "--jobs", "1")
     assert result.exit_code == 0 and "nothing to redo" in result.output, result.output + result.stderr
     assert files(out / "puzzle-temple") == before and not (out / ".puzzle-temple.old").exists()
+
+
+def test_duplex_on_the_command_line_wins_over_the_profile_and_is_in_the_command(tmp_path: Path) -> None:
+    from generators import GAMES
+    from templeforge.commands.build import canonical
+    from templeforge.pipeline.settings import game_settings
+
+    sections = {"pdf": {"duplex": "short"}}
+    info = GAMES["puzzle-temple"]
+    assert game_settings(info, {}, "p.toml", tmp_path).pdf.values["duplex"] == "long"
+    assert game_settings(info, sections, "p.toml", tmp_path).pdf.values["duplex"] == "short"
+    assert game_settings(info, sections, "p.toml", tmp_path, duplex="fold").pdf.values["duplex"] == "gutter"
+    assert game_settings(info, sections, "p.toml", tmp_path, duplex="none").pdf.values["duplex"] == "none"
+    assert canonical("puzzle-temple", None, 3, duplex="none") == "templeforge build --game puzzle-temple --seed 3 " \
+                                                                   "--duplex none"

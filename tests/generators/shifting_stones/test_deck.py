@@ -252,3 +252,13 @@ def test_both_searches_match_a_plain_search(window: tuple[tuple[int | None, ...]
     for state in range(sp.size):
         assert generator[state] == plain[sp.faces(state)]
     assert all(checker[i] == plain[grids.faces_of(i)] for i in range(grids.size))
+
+
+def test_no_face_is_grey_which_on_a_card_means_any_stone() -> None:
+    from generators.common.palette import colour_name
+    from generators.shifting_stones.tiles import FACES, tile_set_from
+
+    assert all(colour_name(c) != "grey" for t in PUBLISHED.tiles for c in t.colours)
+    many = tile_set_from({"title": "many", "tiles": [{"faces": [f"A{k}", f"B{k}"], "count": 1} for k in range(9)]},
+                         "tiles")
+    assert all(c in FACES for t in many.tiles for c in t.colours)
