@@ -20,10 +20,11 @@ def plastic_of(game: Game) -> Plastic:
 
 
 def kit_files(game: Game, deck: Any, *, physical: Physical, bed: Printer, players: int, profile: Profile,
-              slicer: Slicer, progress: Callable[[str], None] = lambda _: None, mapper: Any = map,
+              slicer: Slicer, slots: int = 4, progress: Callable[[str], None] = lambda _: None, mapper: Any = map,
               stamp: str | None = None) -> tuple[dict[str, bytes], list[str]]:
     """A deck's whole printable kit as files (STL, 3MF plates for ``profile`` ``ams``,
-    ``no-ams`` or ``both``, laid out for ``slicer``), previews, ``bom.csv``) and the lines that tell a designer what
+    ``no-ams`` or ``both``, laid out for ``slicer``, AMS plates with at most ``slots``
+    filaments), previews, ``bom.csv``) and the lines that tell a designer what
     was made. ``progress`` hears of each part as it is built; ``mapper`` (a pool's
     ``imap``) spreads cards and previews over worker processes. ``stamp`` (``UNVERIFIED``,
     for a deck modelled without proof) heads every plate's title and object names, as a
@@ -34,10 +35,10 @@ def kit_files(game: Game, deck: Any, *, physical: Physical, bed: Printer, player
     with stamped(stamp):
         made = plastic_of(game).make_kit(deck, physical, (bed.width, bed.depth), players=players, ams=profile.ams,
                                          no_ams=profile.no_ams, slicer=slicer.for_printer(bed).value,
-                                         progress=progress, mapper=mapper)
+                                         slots=slots, progress=progress, mapper=mapper)
     files = dict(made.files)
     files["bom.csv"] = kit.bom_csv(made).encode()  # type: ignore[arg-type]
-    lines = kit.summary(made, bed)  # type: ignore[arg-type]
+    lines = kit.summary(made, bed, slots)  # type: ignore[arg-type]
     if stamp:
         from cad.common.previews import stamp_png
 

@@ -148,7 +148,7 @@ def pieces(deck: Deck, ph: Physical, progress: Callable[[str], None] = lambda _:
 
 
 def make_kit(deck: Deck, ph: Physical, bed: tuple[float, float], *, players: int = 4, ams: bool = True,
-             no_ams: bool = True, title: str = "Shifting Stones", slicer: str = "bambu",
+             no_ams: bool = True, title: str = "Shifting Stones", slicer: str = "bambu", slots: int = 4,
              progress: Callable[[str], None] = lambda _: None, mapper: Mapper = map) -> kit.Kit:
     """STL of every part, AMS and NO-AMS plates, previews of the plates and of one stone
     from above and below, and the bill. ``players`` is not used: the game has one set."""
@@ -157,7 +157,7 @@ def make_kit(deck: Deck, ph: Physical, bed: tuple[float, float], *, players: int
     made = pieces(deck, ph, progress, mapper)
     fils = filaments(deck.tiles)
     out = kit.make(made, fils, bed, gap=ph.part_gap, density=ph.density, ams=ams, no_ams=no_ams, title=title,
-                   slicer=slicer, layer=ph.layer_height, progress=progress, mapper=mapper)
+                   slicer=slicer, layer=ph.layer_height, slots=slots, progress=progress, mapper=mapper)
     from cad.common import previews
     from cad.common.solids import png
 

@@ -26,6 +26,7 @@ import numpy as np
 
 from cad.common import plates, threemf
 from cad.common.meshes import Mesh, merge
+from generators.common.errors import RequestError
 from generators.common.proof import stamp
 from generators.common.words import plural
 
@@ -86,25 +87,85 @@ class Piece:
 
 @dataclass(frozen=True)
 class Sheet:
-    """One plate: its number, and each piece copy's key, copy number and place."""
+    """One plate: its number, each piece copy's key, copy number and place, and (AMS) the
+    kit's filament numbers the plate uses, in slot order."""
 
     number: int
     placed: tuple[tuple[str, int, plates.Placed], ...]
+    filaments: tuple[int, ...] = ()
 
 
-def arrange(pieces: Sequence[Piece], width: float, depth: float, gap: float, single: bool = True) -> list[Sheet]:
+def needs(piece: Piece, number: Mapping[str, int]) -> frozenset[int]:
+    """The kit's filament numbers an AMS print of ``piece`` uses."""
+    return frozenset(number[s.key] for s in piece.solids)
+
+
+def check_slots(pieces: Sequence[Piece], filaments: Filaments, slots: int) -> None:
+    """Every piece prints with at most ``slots`` filaments.
+
+    Raises:
+        RequestError: the first piece that needs more, naming it and its filaments.
+    """
+    for p in pieces:
+        used = sorted(needs(p, filaments.number))
+        if len(used) > slots:
+            names = ", ".join(filaments.ams[n - 1].name for n in used)
+            raise RequestError(f"--ams-slots: {p.title} needs {len(used)} filaments ({names}), more than the "
+                               f"{slots} slots of the printer's AMS (--ams-slots 8 for two units, or "
+                               f"--profile no-ams)")
+
+
+def arrange(pieces: Sequence[Piece], width: float, depth: float, gap: float, single: bool = True,
+            slots: int | None = None, number: Mapping[str, int] | None = None) -> list[Sheet]:
     """Every copy of every piece on as few ``width`` x ``depth`` plates as the packing allows.
+
     For a single-filament printer (``single``), pieces with a colour change and pieces
     without go on separate plates (a NO-AMS colour change applies to the whole plate), and
-    so do pieces of different groups (jewels of one colour); an AMS plate takes anything."""
+    so do pieces of different groups (jewels of one colour). An AMS plate (``single``
+    False) holds pieces whose filaments (``number``: each solid key's filament) come to at
+    most ``slots``: pieces of the same filaments fill plates of their own (blocks of one
+    colour print with no tool change), and the last, part-filled plate of each kind shares
+    a plate with others' while their filaments come to at most ``slots`` and the parts fit."""
+    if single:
+        return _arrange_single(pieces, width, depth, gap)
+    number = number or {}
+    limit = slots if slots is not None else 1 << 30
+    groups: dict[frozenset[int], list[plates.Footprint]] = {}
+    for p in pieces:
+        _, _, w, d = p.footprint()
+        groups.setdefault(needs(p, number) if number else frozenset(), []).extend(
+            plates.Footprint(f"{p.key}#{i + 1}", w, d) for i in range(p.copies))
+    full: list[tuple[frozenset[int], tuple[plates.Placed, ...]]] = []
+    partial: list[tuple[frozenset[int], list[plates.Footprint]]] = []
+    for group in sorted(groups, key=lambda g: sorted(g)):
+        packed = plates.pack(groups[group], width, depth, gap)
+        full += [(group, plate.parts) for plate in packed[:-1]]
+        keys = {part.key for part in packed[-1].parts}
+        partial.append((group, [f for f in groups[group] if f.key in keys]))
+    # the last plate of each group shares a plate with others' while their filaments fit the slots
+    merged: list[tuple[frozenset[int], list[plates.Footprint], tuple[plates.Placed, ...]]] = []
+    for group, parts in sorted(partial, key=lambda g: (-sum(f.width * f.depth for f in g[1]), sorted(g[0]))):
+        for i, (have, others, _) in enumerate(merged):
+            if len(have | group) <= limit:
+                packed = plates.pack(others + parts, width, depth, gap)
+                if len(packed) == 1:
+                    merged[i] = (have | group, others + parts, packed[0].parts)
+                    break
+        else:
+            merged.append((group, parts, plates.pack(parts, width, depth, gap)[0].parts))
+    out = []
+    for number_, (fils, placed) in enumerate(full + [(g, p) for g, _, p in merged], start=1):
+        ordered = tuple(sorted(placed, key=lambda part: (part.y, part.x)))
+        out.append(Sheet(number_, tuple((part.key.rsplit("#", 1)[0], int(part.key.rsplit("#", 1)[1]), part)
+                                        for part in ordered), tuple(sorted(fils))))
+    return out
+
+
+def _arrange_single(pieces: Sequence[Piece], width: float, depth: float, gap: float) -> list[Sheet]:
     out: list[Sheet] = []
-
-    def group_of(p: Piece) -> tuple[tuple[threemf.ColourChange, ...], str]:
-        return (p.colour_changes, p.group) if single else ((), "")
-
-    groups = list(dict.fromkeys(group_of(p) for p in pieces))
+    groups = list(dict.fromkeys((p.colour_changes, p.group) for p in pieces))
     for group in groups:
-        chosen = [p for p in pieces if group_of(p) == group]
+        chosen = [p for p in pieces if (p.colour_changes, p.group) == group]
         foot = []
         for p in chosen:
             _, _, w, d = p.footprint()
@@ -124,19 +185,21 @@ def _placed_mesh(mesh: Mesh, origin: tuple[float, float], place: plates.Placed) 
     return moved.translated(place.x, place.y, 0)
 
 
-def project(sheet: Sheet, pieces: Mapping[str, Piece], title: str, ams: bool,
-            filaments: Sequence[threemf.Filament], filament_of: Mapping[str, int],
-            slicer: str = "bambu", single: Sequence[threemf.Filament] = NO_AMS_FILAMENTS,
-            layer: float = 0.2) -> threemf.Project:
+def project(sheet: Sheet, pieces: Mapping[str, Piece], title: str, ams: bool, filaments: Filaments,
+            slicer: str = "bambu", layer: float = 0.2) -> threemf.Project:
     """The 3MF project of one plate, laid out for ``slicer`` (``bambu``: Bambu Studio and
-    OrcaSlicer; ``prusa``: PrusaSlicer); NO-AMS plates name their two filaments ``single``
-    and change colour before the first ``layer``-high layer above each change."""
+    OrcaSlicer; ``prusa``: PrusaSlicer). An AMS plate declares the filaments it uses, in
+    its sheet's slot order; a NO-AMS plate names the ``single`` filaments its colour changes
+    use (one, if it has none) and changes colour before the first ``layer``-high layer
+    above each change."""
     items = []
     changes: tuple[threemf.ColourChange, ...] = ()
+    slot = {n: i + 1 for i, n in enumerate(sheet.filaments)}
     for key, copy, place in sheet.placed:
         piece = pieces[key]
         x, y, _, _ = piece.footprint()
-        parts = tuple(threemf.Part(s.label, _placed_mesh(s.mesh, (x, y), place), filament_of[s.key] if ams else 1)
+        parts = tuple(threemf.Part(s.label, _placed_mesh(s.mesh, (x, y), place),
+                                   slot[filaments.number[s.key]] if ams else 1)
                       for s in piece.printed(ams))
         if not ams:
             parts = (threemf.Part("whole", merge([p.mesh for p in parts]), 1),)
@@ -146,36 +209,52 @@ def project(sheet: Sheet, pieces: Mapping[str, Piece], title: str, ams: bool,
     if stamp():
         title = f"{stamp()}: {title}"
     if ams:
-        return threemf.Project(title, tuple(items), tuple(filaments), slicer=slicer, layer=layer)
-    return threemf.Project(title, tuple(items), tuple(single), changes, slicer=slicer, layer=layer)
+        declared = tuple(filaments.ams[n - 1] for n in sheet.filaments)
+        return threemf.Project(title, tuple(items), declared, slicer=slicer, layer=layer)
+    count = max([c.filament for c in changes], default=1)
+    return threemf.Project(title, tuple(items), tuple(filaments.single[:count]), changes, slicer=slicer,
+                           layer=layer)
 
 
 @dataclass(frozen=True)
 class Material:
-    """A bill-of-materials row: a plate, a filament, how many parts, how many grams."""
+    """A bill-of-materials row: a plate, the slot its filament goes in (1-based), the
+    filament's name and colour (``#RRGGBB``), how many parts use it, how many grams."""
 
     plate: int
+    slot: int
     filament: str
+    colour: str
     parts: int
     grams: float
 
 
 def bill(sheets: Sequence[Sheet], pieces: Mapping[str, Piece], density: float, ams: bool,
-         names: Mapping[str, str]) -> list[Material]:
-    """Per plate and filament: the parts and the grams (volume x density)."""
+         filaments: Filaments) -> list[Material]:
+    """Per plate and filament, in slot order: the parts and the grams (volume x density).
+    A NO-AMS plate's filaments are the ones its colour changes load, each with the grams
+    printed between its change and the next."""
     rows = []
     for sheet in sheets:
-        volume: dict[str, float] = {}
-        count: dict[str, int] = {}
-        for key, _, _ in sheet.placed:
-            for s in pieces[key].printed(ams):
-                name = names[s.key] if ams else "one filament"
-                volume[name] = volume.get(name, 0.0) + s.mesh.volume()
-                count[name] = count.get(name, 0) + (1 if ams else 0)
-            if not ams:  # one object, however many solids
-                count["one filament"] = count.get("one filament", 0) + 1
-        for name in sorted(volume):
-            rows.append(Material(sheet.number, name, count[name], round(volume[name] / 1000 * density, 2)))
+        if ams:
+            for slot, n in enumerate(sheet.filaments, start=1):
+                keys = {k for k, v in filaments.number.items() if v == n}
+                volume = sum(s.mesh.volume() for key, _, _ in sheet.placed for s in pieces[key].solids if s.key in keys)
+                count = sum(1 for key, _, _ in sheet.placed if any(s.key in keys for s in pieces[key].solids))
+                fil = filaments.ams[n - 1]
+                rows.append(Material(sheet.number, slot, fil.name, fil.colour, count,
+                                     round(volume / 1000 * density, 2)))
+            continue
+        meshes = [s.mesh for key, _, _ in sheet.placed for s in pieces[key].printed(False)]
+        changes = sorted({c for key, _, _ in sheet.placed for c in pieces[key].colour_changes}, key=lambda c: c.z)
+        bounds = [0.0] + [c.z for c in changes] + [float("inf")]
+        loaded = [1] + [c.filament for c in changes]
+        grams: dict[int, float] = {}
+        for low, high, n in zip(bounds, bounds[1:], loaded):
+            grams[n] = grams.get(n, 0.0) + sum(m.volume_between(low, high) for m in meshes) / 1000 * density
+        for n in sorted(grams):
+            fil = filaments.single[n - 1]
+            rows.append(Material(sheet.number, n, fil.name, fil.colour, len(sheet.placed), round(grams[n], 2)))
     return rows
 
 
@@ -205,6 +284,22 @@ class Filaments:
 
     def colour(self, key: str) -> str:
         return self.ams[self.number[key] - 1].colour
+
+    @classmethod
+    def by_colour(cls, uses: Sequence[tuple[str, str, str]],
+                  single: tuple[threemf.Filament, ...] = NO_AMS_FILAMENTS) -> Filaments:
+        """Filaments from (solid key, what it is, colour) triples: one filament per colour,
+        in order of first use, named for its colour and everything printed in it (``orange:
+        block I2, pawn round``), so that a spool is loaded once however many parts share it."""
+        from generators.common.palette import colour_name
+
+        colours = list(dict.fromkeys(colour.upper() for _, _, colour in uses))
+        what: dict[str, list[str]] = {c: [] for c in colours}
+        for _, thing, colour in uses:
+            what[colour.upper()].append(thing)
+        fils = tuple(threemf.Filament(f"{colour_name(c)}: {', '.join(what[c])}", c) for c in colours)
+        number = {key: colours.index(colour.upper()) + 1 for key, _, colour in uses}
+        return cls(fils, number, {key: fils[n - 1].name for key, n in number.items()}, single)
 
 
 def active(changes: Sequence[threemf.ColourChange], z: float) -> int:
@@ -241,12 +336,20 @@ def top_view(scene: list[tuple[Mesh, str]]) -> bytes:
 
 
 def make(made: Sequence[Piece], filaments: Filaments, bed: tuple[float, float], *, gap: float, density: float,
-         ams: bool, no_ams: bool, title: str, slicer: str, layer: float = 0.2,
+         ams: bool, no_ams: bool, title: str, slicer: str, layer: float = 0.2, slots: int = 4,
          progress: Callable[[str], None] = lambda _: None, mapper: Mapper = map) -> Kit:
     """The files of a kit: an STL of every solid of every piece, the 3MF plates of each
     profile asked for (laid out for ``slicer``), a top-view preview of every plate and the
-    bill of materials. ``mapper`` renders the previews (the files are the same either way)."""
+    bill of materials. Each AMS plate uses at most ``slots`` filaments. ``mapper`` renders
+    the previews (the files are the same either way).
+
+    Raises:
+        RequestError: a piece needs more than ``slots`` filaments (AMS).
+    """
     from cad.common.meshes import box
+
+    if ams:
+        check_slots(made, filaments, slots)
 
     by_key = {p.key: p for p in made}
     files: dict[str, bytes] = {}
@@ -261,13 +364,12 @@ def make(made: Sequence[Piece], filaments: Filaments, bed: tuple[float, float], 
         if not wanted:
             continue
         multi = profile == "ams"
-        sheets = arrange(made, bed[0], bed[1], gap, single=not multi)
+        sheets = arrange(made, bed[0], bed[1], gap, single=not multi, slots=slots, number=filaments.number)
         counts[profile] = len(sheets)
         for sheet in sheets:
-            proj = project(sheet, by_key, f"{title}: plate {sheet.number}", multi, filaments.ams, filaments.number,
-                           slicer, filaments.single, layer)
+            proj = project(sheet, by_key, f"{title}: plate {sheet.number}", multi, filaments, slicer, layer)
             files[f"{profile}/plate-{sheet.number:02d}.3mf"] = threemf.write(proj)
-        bom[profile] = bill(sheets, by_key, density, multi, filaments.names)
+        bom[profile] = bill(sheets, by_key, density, multi, filaments)
         scenes = []
         for sheet in sheets:
             shown = [(bed_mesh, "#E4E4E4")]
@@ -284,15 +386,20 @@ def make(made: Sequence[Piece], filaments: Filaments, bed: tuple[float, float], 
 
 
 def bom_csv(made: Kit) -> str:
-    """The bill of materials as CSV: profile, plate, filament, parts, grams."""
-    lines = ["profile,plate,filament,parts,grams_solid"]
+    """The bill of materials as CSV: per profile, plate and filament in slot order, the
+    filament's name, colour name and hex, the parts that use it and its grams printed solid."""
+    from generators.common.palette import colour_name
+
+    lines = ["profile,plate,slot,filament,colour,hex,parts,grams_solid"]
     for profile, rows in made.bom.items():
         for r in rows:
-            lines.append(f'{profile},{r.plate},"{r.filament}",{r.parts},{r.grams:.2f}')
+            name = r.filament.replace('"', "'")
+            lines.append(f'{profile},{r.plate},{r.slot},"{name}",{colour_name(r.colour)},{r.colour.upper()},'
+                         f'{r.parts},{r.grams:.2f}')
     return "\n".join(lines) + "\n"
 
 
-def summary(made: Kit, bed: object) -> list[str]:
+def summary(made: Kit, bed: object, slots: int = 4) -> list[str]:
     """What the command tells the designer."""
     title = getattr(bed, "title", "the bed")
     counts = [plural(n, f"{name} plate") for name, n in (("AMS", made.ams_plates), ("NO-AMS", made.no_ams_plates)) if n]
@@ -301,4 +408,8 @@ def summary(made: Kit, bed: object) -> list[str]:
         grams = sum(r.grams for r in rows)
         out.append(f"{profile}: at most {grams:.0f} g of filament, printed solid (the slicer's infill takes "
                    f"less; bom.csv has it per plate and filament)")
+        if profile == "ams" and rows:
+            most = max(r.slot for r in rows)
+            out.append(f"ams: each plate loads at most {plural(most, 'filament')} into the {slots} AMS slots "
+                       f"(bom.csv names them per plate)")
     return out

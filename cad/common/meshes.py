@@ -45,6 +45,16 @@ class Mesh:
         a, b, c = (self.vertices[self.triangles[:, i]] for i in range(3))
         return float(np.einsum("ij,ij->i", a, np.cross(b, c)).sum() / 6.0)
 
+    def volume_between(self, low: float, high: float) -> float:
+        """The volume (mm3) between the heights ``low`` and ``high``: each triangle's signed
+        area seen from above times the height of its centre clamped to the band (exact for
+        prisms, whose walls are vertical and faces flat; close for chamfers that cross a
+        bound)."""
+        a, b, c = (self.vertices[self.triangles[:, i]] for i in range(3))
+        area = ((b[:, 0] - a[:, 0]) * (c[:, 1] - a[:, 1]) - (c[:, 0] - a[:, 0]) * (b[:, 1] - a[:, 1])) / 2
+        z = np.clip((a[:, 2] + b[:, 2] + c[:, 2]) / 3, low, high) - low
+        return float((area * z).sum())
+
     def watertight(self) -> bool:
         """Every directed edge appears once and its reverse once: closed and oriented."""
         if not len(self.triangles):

@@ -61,6 +61,9 @@ OPTIONS = (
            metavar="|".join(PRINTERS), choices=tuple(PRINTERS)),
     enum_choice("slicer", Slicer, Slicer.AUTO, "how the 3MF files keep each part's filament: bambu (Bambu Studio, "
                 "OrcaSlicer) or prusa (PrusaSlicer); auto picks prusa for Prusa printers, bambu for the rest"),
+    Option("ams_slots", lambda v, n: parse.parse_int(v, n, low=1, high=32), 4,
+           "filament slots the printer's AMS has (4: one AMS or AMS lite, 8 and 16: two and four units); every "
+           "AMS plate uses at most this many filaments", metavar="N"),
     Option("players", lambda v, n: parse.parse_int(v, n, low=1, high=MAX_PLAYERS), 4,
            f"player sets of the pieces each player has (1-{MAX_PLAYERS}; a game with one shared set ignores it)",
            metavar="N"),

@@ -86,6 +86,46 @@ def check_fits(parts: Sequence[Footprint], width: float, depth: float, edge: flo
                                f"{width:g} x {depth:g} mm bed (a smaller pitch, or a printer with a larger bed)")
 
 
+class Packer:
+    """Plates filled one part at a time (``add``), for callers that choose the plates a part
+    may go on (an AMS plate with room for its filaments): each part goes on the first shelf
+    of the first allowed plate with room, or on a new plate."""
+
+    def __init__(self, width: float, depth: float, gap: float, edge: float = EDGE) -> None:
+        self.width, self.depth, self.gap, self.edge = width, depth, gap, edge
+        self._open: list[_Open] = []
+
+    def add(self, part: Footprint, allowed: Sequence[int] | None = None) -> int:
+        """Place ``part`` on the first of the plates ``allowed`` (indices, in order; None: any)
+        with room, else on a new plate; returns the plate's index.
+
+        Raises:
+            RequestError: the part fits no bed either way round.
+        """
+        check_fits([part], self.width, self.depth, self.edge)
+        # lie long side along x, so that shelves stay low
+        w, d = max(part.width, part.depth), min(part.width, part.depth)
+        turned = part.width < part.depth
+        if w > self.width - 2 * self.edge:
+            w, d, turned = d, w, not turned
+        order = range(len(self._open)) if allowed is None else allowed
+        for i in order:
+            if _place(self._open[i], part.key, w, d, turned, self.width, self.depth, self.gap, self.edge):
+                return i
+        self._open.append(_Open())
+        placed = _place(self._open[-1], part.key, w, d, turned, self.width, self.depth, self.gap, self.edge)
+        assert placed, "a part that fits the bed fits an empty plate"
+        return len(self._open) - 1
+
+    def plates(self) -> list[Plate]:
+        return [Plate(i + 1, tuple(p.parts)) for i, p in enumerate(self._open)]
+
+
+def biggest_first(parts: Sequence[Footprint]) -> list[Footprint]:
+    """The order shelves pack best in: longest side first, then the other side, then key."""
+    return sorted(parts, key=lambda p: (-max(p.width, p.depth), -min(p.width, p.depth), p.key))
+
+
 def pack(parts: Sequence[Footprint], width: float, depth: float, gap: float, edge: float = EDGE) -> list[Plate]:
     """Arrange ``parts`` on as few ``width`` x ``depth`` beds as the shelves allow.
 
@@ -93,25 +133,10 @@ def pack(parts: Sequence[Footprint], width: float, depth: float, gap: float, edg
         RequestError: a part that fits no bed either way round (naming it and its size).
     """
     check_fits(parts, width, depth, edge)
-    usable_w = width - 2 * edge
-    order = sorted(parts, key=lambda p: (-max(p.width, p.depth), -min(p.width, p.depth), p.key))
-    plates: list[_Open] = []
-    for part in order:
-        # lie long side along x, so that shelves stay low
-        w, d = max(part.width, part.depth), min(part.width, part.depth)
-        turned = part.width < part.depth
-        if w > usable_w:
-            w, d, turned = d, w, not turned
-        placed = None
-        for plate in plates:
-            placed = _place(plate, part.key, w, d, turned, width, depth, gap, edge)
-            if placed:
-                break
-        if not placed:
-            plates.append(_Open())
-            placed = _place(plates[-1], part.key, w, d, turned, width, depth, gap, edge)
-            assert placed, "a part that fits the bed fits an empty plate"
-    return [Plate(i + 1, tuple(p.parts)) for i, p in enumerate(plates)]
+    packer = Packer(width, depth, gap, edge)
+    for part in biggest_first(parts):
+        packer.add(part)
+    return packer.plates()
 
 
 def _place(plate: _Open, key: str, w: float, d: float, turned: bool, width: float, depth: float, gap: float,

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from functools import lru_cache, partial
 from typing import TYPE_CHECKING
 
-from cad.common import kit, plates, previews, threemf
+from cad.common import kit, plates, previews
 from cad.common.kit import Mapper
 from cad.common.profile import Physical
 from cad.common.solids import mesh, png
@@ -49,6 +49,7 @@ from cad.puzzle_temple.cards import (  # noqa: F401 - the package is the game's 
     card_plan,
     card_solid,
     fit,
+    icon_cells,
     pocket_loops,
 )
 from cad.puzzle_temple.parts import (  # noqa: F401 - the package is the game's cad module
@@ -91,18 +92,16 @@ INK_COLOUR = "#1A1A1A"
 
 
 def filaments(deck: Deck) -> kit.Filaments:
-    """The AMS filaments (card body, ink, then one per block in deck order), each solid key's
-    filament number, and each key's filament name."""
+    """The AMS filaments: card body, ink, then the blocks', the fit-test domino's, the
+    jewels' and the pawns' colours, one filament per colour (a pawn the colour of a block
+    shares its spool)."""
     colours = palette.assign([b.name for b in deck.blocks])
-    keys = [("body", "card body", BODY), ("ink", "ink (pips, ids)", INK_COLOUR)]
-    keys += [(b.name, f"block {b.name}", colours[b.name]) for b in deck.blocks]
-    keys += [("block", "fit-test domino", palette.PALETTE[0])]
-    keys += [(f"jewel-{n}", f"jewel {n}", c) for n, c in JEWELS]
-    keys += [(f"pawn-{n}", f"pawn {n}", c) for n, c in PAWNS]
-    out = [threemf.Filament(name if name.startswith(("jewel", "pawn")) else f"{name}: {palette.colour_name(colour)}",
-                            colour) for _, name, colour in keys]
-    return kit.Filaments(tuple(out), {k: i + 1 for i, (k, _, _) in enumerate(keys)},
-                         {k: f.name for (k, _, _), f in zip(keys, out)})
+    uses = [("body", "card body", BODY), ("ink", "ink (pips, icons, ids)", INK_COLOUR)]
+    uses += [(b.name, f"block {b.name}", colours[b.name]) for b in deck.blocks]
+    uses += [("block", "fit-test domino", palette.PALETTE[0])]
+    uses += [(f"jewel-{n}", f"jewel {n}", c) for n, c in JEWELS]
+    uses += [(f"pawn-{n}", f"pawn {n}", c) for n, c in PAWNS]
+    return kit.Filaments.by_colour(uses)
 
 
 def steps(deck: Deck) -> int:
@@ -158,7 +157,7 @@ def fixed_pieces(ph: Physical) -> tuple[kit.Piece, ...]:
 
 
 def make_kit(deck: Deck, ph: Physical, bed: tuple[float, float], *, players: int = 4, ams: bool = True,
-             no_ams: bool = True, title: str = "Puzzle Temple", slicer: str = "bambu",
+             no_ams: bool = True, title: str = "Puzzle Temple", slicer: str = "bambu", slots: int = 4,
              progress: Callable[[str], None] = lambda _: None, mapper: Mapper = map) -> kit.Kit:
     """STL of every distinct part, AMS and NO-AMS 3MF plates (laid out for ``slicer``:
     ``bambu`` for Bambu Studio and OrcaSlicer, ``prusa`` for PrusaSlicer), previews and the
@@ -171,7 +170,7 @@ def make_kit(deck: Deck, ph: Physical, bed: tuple[float, float], *, players: int
     made = pieces(deck, ph, players, progress, mapper)
     fils = filaments(deck)
     out = kit.make(made, fils, bed, gap=ph.part_gap, density=ph.density, ams=ams, no_ams=no_ams, title=title,
-                   slicer=slicer, layer=ph.layer_height, progress=progress, mapper=mapper)
+                   slicer=slicer, layer=ph.layer_height, slots=slots, progress=progress, mapper=mapper)
     files = out.files
     by_key = {p.key: p for p in made}
     first = next((c for c in deck.cards if c.faces and c.faces[0].solution is not None), None)

@@ -38,7 +38,7 @@ Point = tuple[float, float]
 class Feature:
     """A mark cut into the card's top: a polygon (outer loop and holes) or a circle
     (x, y, radius). ``role`` is ``pip``, ``icon`` or ``label``; ``key`` names its filament
-    in the AMS profile (``ink`` or the block's name)."""
+    in the AMS profile (``ink``: every mark is ink, so a card needs two filaments)."""
 
     role: str
     key: str
@@ -114,15 +114,27 @@ def card_plan(deck: Deck, card: Card, ph: Physical) -> CardPlan:
         for fx, fy in PIPS[face.die]:
             features.append(Feature("pip", "ink", circle=(x0 + fx * DIE, cy - DIE / 2 + fy * DIE, PIP / 2)))
         x = x0 + DIE + DIE_GAP
-        for name, cells in row:
+        for _, cells in row:
             r = max(rr for rr, _ in cells) + 1
             c = max(cc for _, cc in cells) + 1
-            for loop in offset(cells, ICON, 0.0):
-                moved = tuple((x + px, cy + r * ICON / 2 + py) for px, py in loop)
-                features.append(Feature("icon", name, (moved,)))
+            for square in icon_cells(cells, ph.min_stroke):
+                moved = tuple((x + px, cy + r * ICON / 2 + py) for px, py in square)
+                features.append(Feature("icon", "ink", (moved,)))
             x += c * ICON + ICON_GAP
         y -= height + ROW_GAP
     return CardPlan(width, depth, lock_x, lock_top, tuple(features), label, stroke)
+
+
+def icon_cells(cells: Iterable[Cell], gap: float) -> list[tuple[Point, ...]]:
+    """A block's icon: a square per cell, ``ICON`` apart and ``gap`` between neighbours, so
+    that I3, I4 and L4 read by their cells (the gap is at least the least stroke, so the
+    ridge between two cells prints). Origin at the icon's top-left, y down as rows go."""
+    side = ICON - gap
+    out: list[tuple[Point, ...]] = []
+    for r, c in sorted(cells):
+        x0, y0 = c * ICON + gap / 2, -r * ICON - gap / 2
+        out.append(((x0, y0 - side), (x0 + side, y0 - side), (x0 + side, y0), (x0, y0)))
+    return out
 
 
 def _feature_solid(f: Feature, depth: float, z: float) -> cq.Shape:

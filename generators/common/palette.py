@@ -33,9 +33,19 @@ def assign(names: Sequence[str]) -> dict[str, str]:
     return {name: PALETTE[i % len(PALETTE)] for i, name in enumerate(dict.fromkeys(names))}
 
 
+#: Names of the other colours printed things use (card stone, inks, the NO-AMS pair).
+OTHER_NAMES = {"#CBBE9E": "stone", "#1A1A1A": "black", "#F5F5F5": "white", "#E8E0CC": "cream",
+               "#3B352C": "dark brown", "#FFFFFF": "white", "#EFE6D2": "cream", "#C0392B": "ruby red",
+               "#2E86C1": "sapphire blue", "#27AE60": "emerald green", "#F1C40F": "topaz yellow",
+               "#F4F1EA": "pearl white", "#8E44AD": "amethyst purple"}
+
+
 def colour_name(colour: str) -> str:
-    """The palette's name for ``colour``, else the colour itself."""
-    return NAMES[PALETTE.index(colour)] if colour in PALETTE else colour
+    """The palette's name for ``colour`` (or a known other's), else the colour itself."""
+    upper = colour.upper()
+    if upper in PALETTE:
+        return NAMES[PALETTE.index(upper)]
+    return OTHER_NAMES.get(upper, colour)
 
 
 # -- ink on colour (paper and plastic alike) ---------------------------------------------------

@@ -91,7 +91,8 @@ def cad(deck_file: str, settings: str | None, slice_: bool, print_settings: bool
                 bar.update(1 if bar.pos < (bar.length or 0) else 0)
 
             files, lines = kit_files(info, deck, physical=ph, bed=bed, players=values["players"],
-                                     profile=values["profile"], slicer=values["slicer"], progress=step,
+                                     profile=values["profile"], slicer=values["slicer"], slots=values["ams_slots"],
+                                     progress=step,
                                      stamp=proved.stamp)
     if slice_:
         lines += _sliced(files, (bed.width, bed.depth), ph.density)

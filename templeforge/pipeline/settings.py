@@ -11,7 +11,7 @@
     [pdf]               # the keys of `templeforge pdf` (not out, players, pitch), and previews = true|false
     paper = "letter"
     duplex = "long"
-    [cad]               # profile, printer, slicer, and every physical setting but pitch
+    [cad]               # profile, printer, slicer, ams_slots, and every physical setting but pitch
     printer = "bambu-a1-mini"
     clearance = 0.25
     [generate.GAME]     # one game's own keys, over the section's shared ones

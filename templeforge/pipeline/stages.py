@@ -121,7 +121,8 @@ def cad(settings: GameSettings, data: bytes, progress: Progress, mapper: Any = m
         progress(min(done[0], total), total, what)
 
     files, lines = kit_files(settings.game, deck.deck, physical=v["physical"], bed=v["printer"],
-                             players=v["players"], profile=v["profile"], slicer=v["slicer"], progress=step,
+                             players=v["players"], profile=v["profile"], slicer=v["slicer"], slots=v["ams_slots"],
+                             progress=step,
                              mapper=mapper, stamp=deck.stamp)
     return Made({f"models/{name}": data for name, data in files.items()}, lines)
 

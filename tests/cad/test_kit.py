@@ -35,7 +35,7 @@ def test_the_kit_has_an_stl_per_distinct_part_and_plates_in_both_profiles(made: 
     ams = sorted(n for n in made.files if n.startswith("ams/"))
     no_ams = sorted(n for n in made.files if n.startswith("no-ams/"))
     assert len(ams) == made.ams_plates >= 1 and len(no_ams) == made.no_ams_plates >= 8
-    assert made.ams_plates < made.no_ams_plates, "an AMS plate mixes anything; NO-AMS splits colours and changes"
+    assert made.ams_plates < made.no_ams_plates, "an AMS plate mixes four colours; NO-AMS splits them"
     assert len([n for n in made.files if n.startswith("previews/ams/plate-")]) == made.ams_plates
     assert len([n for n in made.files if n.startswith("previews/no-ams/plate-")]) == made.no_ams_plates
     assert any(n.startswith("previews/card-") for n in made.files)
@@ -103,15 +103,74 @@ def test_no_ams_card_plates_change_colour_at_the_deboss_floor(made: kit.Kit) -> 
     assert floors == {f"{ph.card_thickness - ph.deboss_depth + ph.layer_height:g}"}
 
 
-def test_the_bill_counts_every_part_once_per_plate(made: kit.Kit, cad_deck: Deck) -> None:
+def test_the_bill_lists_each_plates_filaments_in_slot_order(made: kit.Kit, cad_deck: Deck) -> None:
     rows = made.bom["no-ams"]
-    assert sum(r.parts for r in rows if r.filament == "one filament") >= made.pieces
+    firsts = [r for r in rows if r.slot == 1]
+    assert len(firsts) == made.no_ams_plates and sum(r.parts for r in firsts) == made.pieces
     assert all(r.grams > 0 for r in rows)
     ams = made.bom["ams"]
-    assert {r.filament.split(":")[0] for r in ams} >= {"card body", "ink (pips, ids)"}
+    assert {r.filament for r in ams} >= {"stone: card body", "black: ink (pips, icons, ids)"}
+    for plate in range(1, made.ams_plates + 1):
+        slots = [r.slot for r in ams if r.plate == plate]
+        assert slots == list(range(1, len(slots) + 1)) and len(slots) <= 4
+    total = sum(r.grams for r in ams)
+    assert total == pytest.approx(sum(r.grams for r in rows), rel=0.02), "AMS and NO-AMS print the same plastic"
     csv = kit.bom_csv(made)
-    assert csv.splitlines()[0] == "profile,plate,filament,parts,grams_solid"
+    assert csv.splitlines()[0] == "profile,plate,slot,filament,colour,hex,parts,grams_solid"
     assert len(csv.splitlines()) == len(rows) + len(ams) + 1
+    assert ",1,\"stone: card body\",stone,#CBBE9E," in csv
+
+
+def _declared(data: bytes) -> list[str]:
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        root = ET.fromstring(z.read("3D/3dmodel.model"))
+    return [b.get("displaycolor", "") for b in root.iter("{http://schemas.microsoft.com/3dmanufacturing/core/2015/"
+                                                          "02}base")]
+
+
+def _used(data: bytes) -> set[int]:
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        root = ET.fromstring(z.read("Metadata/model_settings.config"))
+    return {int(m.get("value", "0")) for part in root.iter("part") for m in part.iter("metadata")
+            if m.get("key") == "extruder"}
+
+
+def test_every_ams_plate_uses_at_most_four_filaments_and_declares_only_those(made: kit.Kit) -> None:
+    """One AMS (or AMS lite) has four slots: a plate that needs a fifth filament cannot print."""
+    for name, data in made.files.items():
+        if name.startswith("ams/"):
+            declared = _declared(data)
+            assert len(declared) <= 4, f"{name} declares {len(declared)} filaments"
+            assert _used(data) == set(range(1, len(declared) + 1)), f"{name} declares a filament it does not use"
+
+
+def test_pieces_of_one_colour_share_plates_and_slots_bound_every_plate() -> None:
+    from cad.common.meshes import box
+
+    def block(key: str, n: int) -> kit.Piece:
+        return kit.Piece(f"block-{key}", f"block {key}", (kit.Solid("block", box(40, 40, 6), key),), n)
+
+    pieces = [block(k, 6) for k in "abcdef"]
+    number = {k: i + 1 for i, k in enumerate("abcdef")}
+    for slots in (1, 2, 4):
+        sheets = kit.arrange(pieces, 256, 256, 5.0, single=False, slots=slots, number=number)
+        for sheet in sheets:
+            keys = {key for key, _, _ in sheet.placed}
+            assert len(sheet.filaments) <= slots and {number[k[-1]] for k in keys} == set(sheet.filaments)
+        assert sum(len(s.placed) for s in sheets) == 36
+    one = kit.arrange(pieces, 256, 256, 5.0, single=False, slots=1, number=number)
+    assert len(one) == 6, "one colour a plate: each block's six copies fill its own plate, no tool change"
+    assert len(kit.arrange(pieces, 256, 256, 5.0, single=False, slots=4, number=number)) == 2
+
+
+def test_a_part_that_needs_more_filaments_than_the_ams_has_slots_is_refused(cad_deck: Deck, tmp_path: Path) -> None:
+    deck_file = write_deck(cad_deck, tmp_path / "deck.json")
+    result = CliRunner().invoke(main, ["cad", str(deck_file), "--out", str(tmp_path / "m"), "--ams-slots", "1",
+                                       "--players", "1"])
+    assert result.exit_code == 2, result.output
+    assert re.search(r"--ams-slots: card \d+ needs 2 filaments \(stone: card body, black: ink \(pips, icons, ids\)\), "
+                     r"more than the 1 slots", result.stderr)
+    assert not (tmp_path / "m").exists()
 
 
 def test_arrange_keeps_colour_change_plates_apart() -> None:
@@ -121,7 +180,7 @@ def test_arrange_keeps_colour_change_plates_apart() -> None:
     b = kit.Piece("block-x", "block x", (kit.Solid("block", box(10, 10, 6), "x"),), 3)
     sheets = kit.arrange([a, b], 256, 256, 5.0)
     assert [sorted(k for k, _, _ in s.placed) for s in sheets] == [["card-1"], ["block-x"] * 3]
-    sheets = kit.arrange([a, b], 256, 256, 5.0, single=False)
+    sheets = kit.arrange([a, b], 256, 256, 5.0, single=False, slots=2, number={"body": 1, "x": 2})
     assert [sorted(k for k, _, _ in s.placed) for s in sheets] == [["block-x"] * 3 + ["card-1"]]
 
 
@@ -184,14 +243,17 @@ def test_no_ams_prints_the_marks_cut_and_ams_fills_them() -> None:
     piece = kit.Piece("card-1", "card 1", (body, inlay), 1, 3.4)
     sheet = kit.arrange([piece], 256, 256, 5.0)[0]
     fils = threemf.Filament("body", "#CBBE9E"), threemf.Filament("ink", "#1A1A1A")
-    single = kit.project(sheet, {"card-1": piece}, "t", False, fils, {"body": 1, "ink": 2})
+    filaments = kit.Filaments(fils, {"body": 1, "ink": 2}, {"body": "body", "ink": "ink"})
+    single = kit.project(sheet, {"card-1": piece}, "t", False, filaments)
     (part,) = single.items[0].parts
     assert part.mesh.volume() == pytest.approx(body.mesh.volume())
     assert single.colour_changes == (threemf.ColourChange(3.4, 2),)
-    multi = kit.project(sheet, {"card-1": piece}, "t", True, fils, {"body": 1, "ink": 2})
+    (multi_sheet,) = kit.arrange([piece], 256, 256, 5.0, single=False, number=filaments.number)
+    multi = kit.project(multi_sheet, {"card-1": piece}, "t", True, filaments)
     assert [p.filament for p in multi.items[0].parts] == [1, 2]
-    rows = kit.bill([sheet], {"card-1": piece}, 1.24, False, {"body": "body", "ink": "ink"})
-    assert [r.parts for r in rows] == [1]
+    rows = kit.bill([sheet], {"card-1": piece}, 1.24, False, filaments)
+    assert [(r.slot, r.parts) for r in rows] == [(1, 1), (2, 1)]
+    assert rows[1].grams == pytest.approx(40 * 40 * 0.6 / 1000 * 1.24, abs=0.01), "the top 0.6 mm of the card"
 
 
 def test_the_preview_shows_the_filament_printing_at_each_height() -> None:

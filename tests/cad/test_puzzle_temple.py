@@ -103,7 +103,7 @@ def test_ams_inlays_fill_the_deboss_flush_without_touching_the_body(cad_deck: De
     card = cad_deck.cards[1]
     parts = dict(ct.card_parts(cad_deck, card, PH, ams=True))
     body = parts.pop("body")
-    assert set(parts) == {"ink"} | {n for f in card.faces for n in f.blocks}
+    assert set(parts) == {"ink"}, "every mark is ink: a card prints with two filaments, whatever its blocks"
     for key, inlay in parts.items():
         assert body.intersect(inlay).Volume() == pytest.approx(0, abs=1e-6), key
         top = inlay.BoundingBox()
@@ -116,6 +116,21 @@ def test_ams_inlays_fill_the_deboss_flush_without_touching_the_body(cad_deck: De
     total = body.Volume() + sum(p.Volume() for p in parts.values())
     assert total == pytest.approx(plan.width * plan.depth * PH.card_thickness - pocket, rel=1e-6)
     assert whole.Volume() == pytest.approx(body.Volume(), rel=1e-9)
+
+
+def test_block_icons_show_their_cells() -> None:
+    """I3, I4 and L4 read by their cells: a square per cell, the least stroke between them."""
+    for cells in (((0, 0), (0, 1), (0, 2)), ((0, 0), (0, 1), (0, 2), (0, 3)), ((0, 0), (1, 0), (2, 0), (2, 1))):
+        squares = ct.icon_cells(cells, PH.min_stroke)
+        assert len(squares) == len(cells)
+        boxes = sorted((min(x for x, _ in q), max(x for x, _ in q), min(y for _, y in q), max(y for _, y in q))
+                       for q in squares)
+        for a in boxes:
+            assert a[1] - a[0] == pytest.approx(ct.ICON - PH.min_stroke)
+            for b in boxes:
+                if a != b:
+                    gap = max(b[0] - a[1], a[0] - b[1], b[2] - a[3], a[2] - b[3])
+                    assert gap >= PH.min_stroke - 1e-9, "two cells' squares closer than the least stroke"
 
 
 def test_a_card_id_the_font_cannot_cut_is_named(cad_deck: Deck) -> None:

@@ -70,13 +70,16 @@ def made(small_stones_deck: Deck) -> kit.Kit:
     return cs.make_kit(small_stones_deck, PH, (256, 256))
 
 
-def test_the_kit_has_nine_stones_on_one_plate_per_profile(made: kit.Kit) -> None:
-    assert made.pieces == 9 and made.ams_plates == 1 and made.no_ams_plates == 1
+def test_the_kit_has_nine_stones_on_plates_of_four_filaments_at_most(made: kit.Kit) -> None:
+    """Each kind of stone needs its two faces' colours and up to two inks, so with four AMS
+    slots each kind has an AMS plate of its own; NO-AMS prints all nine on one."""
+    assert made.pieces == 9 and made.ams_plates == 4 and made.no_ams_plates == 1
+    assert max(r.slot for r in made.bom["ams"]) <= 4
     stl = sorted(n for n in made.files if n.startswith("stl/"))
     assert "stl/stone-1-sun-moon.stl" in stl and "stl/stone-4-seed-tree-ink-7.stl" in stl
     assert sum(1 for n in made.files if n.startswith("previews/stone-")) == 4
     rows = made.bom["no-ams"]
-    assert [r.parts for r in rows] == [9]
+    assert [(r.slot, r.parts) for r in rows] == [(1, 9), (2, 9)]
 
 
 def test_no_ams_swaps_filament_at_both_symbols_floors(made: kit.Kit) -> None:

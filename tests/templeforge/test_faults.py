@@ -213,7 +213,7 @@ def test_a_full_disk_leaves_nothing_half_written_by_a_command(tiny_disk: Path, c
 
 
 LONG = {
-    "generate puzzle-temple": ["generate", "puzzle-temple", "--cards", "36", "--workers", "2",
+    "generate puzzle-temple": ["generate", "puzzle-temple", "--cards", "72", "--workers", "2",
                                "--out", "{out}/deck.json"],
     "generate shifting-stones": ["generate", "shifting-stones", "--workers", "2", "--out", "{out}/deck.json"],
     "verify": ["verify", str(ROOT / "tests" / "data" / "shifting-stones-12-seed-5.json")],
