@@ -35,7 +35,8 @@ def kit_files(game: Game, deck: Any, *, physical: Physical, bed: Printer, player
     with stamped(stamp):
         made = plastic_of(game).make_kit(deck, physical, (bed.width, bed.depth), players=players, ams=profile.ams,
                                          no_ams=profile.no_ams, slicer=slicer.for_printer(bed).value,
-                                         slots=slots, progress=progress, mapper=mapper)
+                                         slots=slots, machine=bed.machine(physical.nozzle), progress=progress,
+                                         mapper=mapper)
     files = dict(made.files)
     files["bom.csv"] = kit.bom_csv(made).encode()  # type: ignore[arg-type]
     lines = kit.summary(made, bed, slots)  # type: ignore[arg-type]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import cadquery as cq
 
@@ -149,7 +149,7 @@ def pieces(deck: Deck, ph: Physical, progress: Callable[[str], None] = lambda _:
 
 def make_kit(deck: Deck, ph: Physical, bed: tuple[float, float], *, players: int = 4, ams: bool = True,
              no_ams: bool = True, title: str = "Shifting Stones", slicer: str = "bambu", slots: int = 4,
-             progress: Callable[[str], None] = lambda _: None, mapper: Mapper = map) -> kit.Kit:
+             machine: Any = None, progress: Callable[[str], None] = lambda _: None, mapper: Mapper = map) -> kit.Kit:
     """STL of every part, AMS and NO-AMS plates, previews of the plates and of one stone
     from above and below, and the bill. ``players`` is not used: the game has one set."""
     del players
@@ -157,7 +157,8 @@ def make_kit(deck: Deck, ph: Physical, bed: tuple[float, float], *, players: int
     made = pieces(deck, ph, progress, mapper)
     fils = filaments(deck.tiles)
     out = kit.make(made, fils, bed, gap=ph.part_gap, density=ph.density, ams=ams, no_ams=no_ams, title=title,
-                   slicer=slicer, layer=ph.layer_height, slots=slots, progress=progress, mapper=mapper)
+                   slicer=slicer, layer=ph.layer_height, slots=slots, machine=machine,
+                   progress=progress, mapper=mapper)
     from cad.common import previews
     from cad.common.solids import png
 

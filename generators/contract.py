@@ -228,10 +228,11 @@ class Plastic(Protocol):
         """How many parts ``make_kit`` reports through ``progress``."""
 
     def make_kit(self, deck: Any, ph: Any, bed: tuple[float, float], *, players: int = 4, ams: bool = True,
-                 no_ams: bool = True, slicer: str = "bambu", slots: int = 4, progress: Callable[[str], None] = ...,
-                 mapper: Any = ...) -> Kit:
+                 no_ams: bool = True, slicer: str = "bambu", slots: int = 4, machine: Any = None,
+                 progress: Callable[[str], None] = ..., mapper: Any = ...) -> Kit:
         """The kit: STL, 3MF plates per profile (AMS plates with at most ``slots``
-        filaments), previews."""
+        filaments; ``machine``, a ``cad.common.threemf.Machine``, names the printer in the
+        slicers' project configs), previews."""
 
 
 @dataclass(frozen=True, slots=True)

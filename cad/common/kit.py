@@ -116,7 +116,8 @@ def check_slots(pieces: Sequence[Piece], filaments: Filaments, slots: int) -> No
 
 
 def arrange(pieces: Sequence[Piece], width: float, depth: float, gap: float, single: bool = True,
-            slots: int | None = None, number: Mapping[str, int] | None = None) -> list[Sheet]:
+            slots: int | None = None, number: Mapping[str, int] | None = None,
+            excluded: Sequence[plates.Zone] = ()) -> list[Sheet]:
     """Every copy of every piece on as few ``width`` x ``depth`` plates as the packing allows.
 
     For a single-filament printer (``single``), pieces with a colour change and pieces
@@ -125,9 +126,10 @@ def arrange(pieces: Sequence[Piece], width: float, depth: float, gap: float, sin
     False) holds pieces whose filaments (``number``: each solid key's filament) come to at
     most ``slots``: pieces of the same filaments fill plates of their own (blocks of one
     colour print with no tool change), and the last, part-filled plate of each kind shares
-    a plate with others' while their filaments come to at most ``slots`` and the parts fit."""
+    a plate with others' while their filaments come to at most ``slots`` and the parts fit.
+    Every plate keeps clear of the bed's ``excluded`` zones and is centred (``plates.pack``)."""
     if single:
-        return _arrange_single(pieces, width, depth, gap)
+        return _arrange_single(pieces, width, depth, gap, excluded)
     number = number or {}
     limit = slots if slots is not None else 1 << 30
     groups: dict[frozenset[int], list[plates.Footprint]] = {}
@@ -138,7 +140,7 @@ def arrange(pieces: Sequence[Piece], width: float, depth: float, gap: float, sin
     full: list[tuple[frozenset[int], tuple[plates.Placed, ...]]] = []
     partial: list[tuple[frozenset[int], list[plates.Footprint]]] = []
     for group in sorted(groups, key=lambda g: sorted(g)):
-        packed = plates.pack(groups[group], width, depth, gap)
+        packed = plates.pack(groups[group], width, depth, gap, excluded=excluded)
         full += [(group, plate.parts) for plate in packed[:-1]]
         keys = {part.key for part in packed[-1].parts}
         partial.append((group, [f for f in groups[group] if f.key in keys]))
@@ -147,12 +149,12 @@ def arrange(pieces: Sequence[Piece], width: float, depth: float, gap: float, sin
     for group, parts in sorted(partial, key=lambda g: (-sum(f.width * f.depth for f in g[1]), sorted(g[0]))):
         for i, (have, others, _) in enumerate(merged):
             if len(have | group) <= limit:
-                packed = plates.pack(others + parts, width, depth, gap)
+                packed = plates.pack(others + parts, width, depth, gap, excluded=excluded)
                 if len(packed) == 1:
                     merged[i] = (have | group, others + parts, packed[0].parts)
                     break
         else:
-            merged.append((group, parts, plates.pack(parts, width, depth, gap)[0].parts))
+            merged.append((group, parts, plates.pack(parts, width, depth, gap, excluded=excluded)[0].parts))
     out = []
     for number_, (fils, placed) in enumerate(full + [(g, p) for g, _, p in merged], start=1):
         ordered = tuple(sorted(placed, key=lambda part: (part.y, part.x)))
@@ -161,7 +163,8 @@ def arrange(pieces: Sequence[Piece], width: float, depth: float, gap: float, sin
     return out
 
 
-def _arrange_single(pieces: Sequence[Piece], width: float, depth: float, gap: float) -> list[Sheet]:
+def _arrange_single(pieces: Sequence[Piece], width: float, depth: float, gap: float,
+                    excluded: Sequence[plates.Zone]) -> list[Sheet]:
     out: list[Sheet] = []
     groups = list(dict.fromkeys((p.colour_changes, p.group) for p in pieces))
     for group in groups:
@@ -170,7 +173,7 @@ def _arrange_single(pieces: Sequence[Piece], width: float, depth: float, gap: fl
         for p in chosen:
             _, _, w, d = p.footprint()
             foot += [plates.Footprint(f"{p.key}#{i + 1}", w, d) for i in range(p.copies)]
-        for plate in plates.pack(foot, width, depth, gap):
+        for plate in plates.pack(foot, width, depth, gap, excluded=excluded):
             placed = tuple((part.key.rsplit("#", 1)[0], int(part.key.rsplit("#", 1)[1]), part) for part in plate.parts)
             out.append(Sheet(len(out) + 1, placed))
     return out
@@ -186,7 +189,7 @@ def _placed_mesh(mesh: Mesh, origin: tuple[float, float], place: plates.Placed) 
 
 
 def project(sheet: Sheet, pieces: Mapping[str, Piece], title: str, ams: bool, filaments: Filaments,
-            slicer: str = "bambu", layer: float = 0.2) -> threemf.Project:
+            slicer: str = "bambu", layer: float = 0.2, machine: threemf.Machine = threemf.GENERIC) -> threemf.Project:
     """The 3MF project of one plate, laid out for ``slicer`` (``bambu``: Bambu Studio and
     OrcaSlicer; ``prusa``: PrusaSlicer). An AMS plate declares the filaments it uses, in
     its sheet's slot order; a NO-AMS plate names the ``single`` filaments its colour changes
@@ -210,10 +213,10 @@ def project(sheet: Sheet, pieces: Mapping[str, Piece], title: str, ams: bool, fi
         title = f"{stamp()}: {title}"
     if ams:
         declared = tuple(filaments.ams[n - 1] for n in sheet.filaments)
-        return threemf.Project(title, tuple(items), declared, slicer=slicer, layer=layer)
+        return threemf.Project(title, tuple(items), declared, slicer=slicer, layer=layer, machine=machine)
     count = max([c.filament for c in changes], default=1)
     return threemf.Project(title, tuple(items), tuple(filaments.single[:count]), changes, slicer=slicer,
-                           layer=layer)
+                           layer=layer, machine=machine)
 
 
 @dataclass(frozen=True)
@@ -337,6 +340,7 @@ def top_view(scene: list[tuple[Mesh, str]]) -> bytes:
 
 def make(made: Sequence[Piece], filaments: Filaments, bed: tuple[float, float], *, gap: float, density: float,
          ams: bool, no_ams: bool, title: str, slicer: str, layer: float = 0.2, slots: int = 4,
+         machine: threemf.Machine | None = None,
          progress: Callable[[str], None] = lambda _: None, mapper: Mapper = map) -> Kit:
     """The files of a kit: an STL of every solid of every piece, the 3MF plates of each
     profile asked for (laid out for ``slicer``), a top-view preview of every plate and the
@@ -360,19 +364,26 @@ def make(made: Sequence[Piece], filaments: Filaments, bed: tuple[float, float], 
     bom = {}
     counts = {}
     bed_mesh = box(bed[0], bed[1], 0.01).translated(0, 0, -0.02)
+    zones = []  # the bed's excluded zones, in red on the previews
+    for zone in machine.excluded if machine else ():
+        x0, y0 = min(x for x, _ in zone), min(y for _, y in zone)
+        w, d = max(x for x, _ in zone) - x0, max(y for _, y in zone) - y0
+        zones.append((box(w, d, 0.01).translated(x0, y0, -0.01), "#C0392B"))
     for profile, wanted in (("ams", ams), ("no-ams", no_ams)):
         if not wanted:
             continue
         multi = profile == "ams"
-        sheets = arrange(made, bed[0], bed[1], gap, single=not multi, slots=slots, number=filaments.number)
+        sheets = arrange(made, bed[0], bed[1], gap, single=not multi, slots=slots, number=filaments.number,
+                         excluded=machine.excluded if machine else ())
         counts[profile] = len(sheets)
         for sheet in sheets:
-            proj = project(sheet, by_key, f"{title}: plate {sheet.number}", multi, filaments, slicer, layer)
+            proj = project(sheet, by_key, f"{title}: plate {sheet.number}", multi, filaments, slicer, layer,
+                           machine or threemf.Machine(bed[0], bed[1], max(bed)))
             files[f"{profile}/plate-{sheet.number:02d}.3mf"] = threemf.write(proj)
         bom[profile] = bill(sheets, by_key, density, multi, filaments)
         scenes = []
         for sheet in sheets:
-            shown = [(bed_mesh, "#E4E4E4")]
+            shown = [(bed_mesh, "#E4E4E4")] + zones
             for key, _, place in sheet.placed:
                 piece = by_key[key]
                 x, y, _, _ = piece.footprint()

@@ -126,17 +126,65 @@ def biggest_first(parts: Sequence[Footprint]) -> list[Footprint]:
     return sorted(parts, key=lambda p: (-max(p.width, p.depth), -min(p.width, p.depth), p.key))
 
 
-def pack(parts: Sequence[Footprint], width: float, depth: float, gap: float, edge: float = EDGE) -> list[Plate]:
-    """Arrange ``parts`` on as few ``width`` x ``depth`` beds as the shelves allow.
+Zone = Sequence[tuple[float, float]]
+
+
+def margins(width: float, depth: float, excluded: Sequence[Zone], gap: float, edge: float = EDGE
+            ) -> list[tuple[float, float]]:
+    """The ways to keep parts ``gap`` clear of the bed's ``excluded`` zones with a usable
+    area centred on the bed: (x margin, y margin) cut from both sides of the bed, each
+    keeping every zone out of the area; one way when there are no zones."""
+    if not excluded:
+        return [(0.0, 0.0)]
+    need_x = need_y = 0.0
+    for zone in excluded:
+        x0, x1 = min(x for x, _ in zone), max(x for x, _ in zone)
+        y0, y1 = min(y for _, y in zone), max(y for _, y in zone)
+        near_x = x1 if x1 <= width / 2 else (width - x0 if x0 >= width / 2 else math.inf)
+        near_y = y1 if y1 <= depth / 2 else (depth - y0 if y0 >= depth / 2 else math.inf)
+        need_x, need_y = max(need_x, near_x + gap - edge), max(need_y, near_y + gap - edge)
+    return [(m, 0.0) for m in (need_x,) if m < width / 2] + [(0.0, m) for m in (need_y,) if m < depth / 2]
+
+
+def pack(parts: Sequence[Footprint], width: float, depth: float, gap: float, edge: float = EDGE,
+         excluded: Sequence[Zone] = ()) -> list[Plate]:
+    """Arrange ``parts`` on as few ``width`` x ``depth`` beds as the shelves allow, every part
+    ``gap`` clear of the ``excluded`` zones, and each plate's parts centred on the bed as a
+    group: a slicer that centres a plate it opens moves nothing, so no part enters a zone
+    before or after. With zones, the parts keep to a centred area clear of them, cut from
+    the sides or from the front and back, whichever takes fewer plates.
 
     Raises:
         RequestError: a part that fits no bed either way round (naming it and its size).
     """
-    check_fits(parts, width, depth, edge)
-    packer = Packer(width, depth, gap, edge)
-    for part in biggest_first(parts):
-        packer.add(part)
-    return packer.plates()
+    best: list[Plate] | None = None
+    for mx, my in margins(width, depth, excluded, gap, edge):
+        inner_w, inner_d = width - 2 * mx, depth - 2 * my
+        try:
+            check_fits(parts, inner_w, inner_d, edge)
+        except RequestError:
+            continue
+        packer = Packer(inner_w, inner_d, gap, edge)
+        for part in biggest_first(parts):
+            packer.add(part)
+        found = [_centred(plate, width, depth) for plate in packer.plates()]
+        if best is None or len(found) < len(best):
+            best = found
+    if best is None:
+        check_fits(parts, width, depth, edge)  # names the part too large for the bed itself
+        raise RequestError(f"printer: the parts do not fit the {width:g} x {depth:g} mm bed clear of its "
+                           f"excluded zones")
+    return best
+
+
+def _centred(plate: Plate, width: float, depth: float) -> Plate:
+    if not plate.parts:
+        return plate
+    x0, x1 = min(p.x for p in plate.parts), max(p.x1 for p in plate.parts)
+    y0, y1 = min(p.y for p in plate.parts), max(p.y1 for p in plate.parts)
+    dx, dy = round((width - (x1 - x0)) / 2 - x0, 6), round((depth - (y1 - y0)) / 2 - y0, 6)
+    return Plate(plate.index, tuple(Placed(p.key, p.x + dx, p.y + dy, p.width, p.depth, p.turned)
+                                    for p in plate.parts))
 
 
 def _place(plate: _Open, key: str, w: float, d: float, turned: bool, width: float, depth: float, gap: float,

@@ -64,20 +64,42 @@ STROKE_PER_CAP = 0.16
 
 @dataclass(frozen=True, slots=True)
 class Printer:
-    """A printer preset: its bed, in mm."""
+    """A printer preset: its bed, in mm, the zones of the bed no part may enter (polygons;
+    the X1 and P1 keep their front-left corner, 18 x 28 mm, for the purge chute and the
+    nozzle wiper), and for a Bambu Lab printer the model and system presets its slicer knows
+    it by (printer, 0.20 mm process, PLA)."""
 
     name: str
     title: str
     width: float
     depth: float
     height: float
+    excluded: tuple[tuple[tuple[float, float], ...], ...] = ()
+    bambu: tuple[str, str, str, str] = ("", "", "", "")
 
+    def machine(self, nozzle: float = 0.4) -> Any:
+        """The printer as a 3MF project names it (``cad.common.threemf.Machine``)."""
+        from cad.common.threemf import Machine
+
+        model, printer_preset, process, filament = self.bambu
+        return Machine(self.width, self.depth, self.height, self.excluded, nozzle, model, printer_preset, process,
+                       filament)
+
+
+#: The X1's and P1's front-left corner, as Bambu Lab's printer presets exclude it.
+CHUTE = (((0.0, 0.0), (18.0, 0.0), (18.0, 28.0), (0.0, 28.0)),)
 
 PRINTERS = {p.name: p for p in (
-    Printer("bambu-x1", "Bambu Lab X1", 256, 256, 256),
-    Printer("bambu-p1", "Bambu Lab P1", 256, 256, 256),
-    Printer("bambu-a1", "Bambu Lab A1", 256, 256, 256),
-    Printer("bambu-a1-mini", "Bambu Lab A1 mini", 180, 180, 180),
+    Printer("bambu-x1", "Bambu Lab X1", 256, 256, 256, CHUTE,
+            ("Bambu Lab X1 Carbon", "Bambu Lab X1 Carbon 0.4 nozzle", "0.20mm Standard @BBL X1C",
+             "Bambu PLA Basic @BBL X1C")),
+    Printer("bambu-p1", "Bambu Lab P1", 256, 256, 256, CHUTE,
+            ("Bambu Lab P1S", "Bambu Lab P1S 0.4 nozzle", "0.20mm Standard @BBL X1C", "Bambu PLA Basic @BBL X1C")),
+    Printer("bambu-a1", "Bambu Lab A1", 256, 256, 256, (),
+            ("Bambu Lab A1", "Bambu Lab A1 0.4 nozzle", "0.20mm Standard @BBL A1", "Bambu PLA Basic @BBL A1")),
+    Printer("bambu-a1-mini", "Bambu Lab A1 mini", 180, 180, 180, (),
+            ("Bambu Lab A1 mini", "Bambu Lab A1 mini 0.4 nozzle", "0.20mm Standard @BBL A1M",
+             "Bambu PLA Basic @BBL A1M")),
     Printer("prusa-mk4", "Prusa MK4", 250, 210, 220),
     Printer("ender3", "Creality Ender-3", 220, 220, 250),
 )}

@@ -16,8 +16,21 @@ colours and lib3mf rejects it. One file holds one plate:
   so a change meant for the layers above ``z`` names the first of them, ``z + layer``: the
   layer that ends at ``z`` (a deboss floor) still prints in the colour below.
 
-Bambu Studio reads the colour-change file only from a model whose Application metadata
-starts with ``BambuStudio-``; ``bambu_application=True`` writes that.
+Each file is a project its slicer loads with its filaments' colours and its colour changes
+(the readers' conditions are cited in the tests, ``tests/cad/common/test_threemf.py``):
+
+- Bambu Studio and OrcaSlicer treat a 3MF as their own only when its ``Application``
+  metadata starts with ``BambuStudio-``, and Bambu Studio loads a project's config, colour
+  changes included, only when that version's major number is its own. The Bambu layout is
+  therefore a Bambu Studio 2 project (``BambuStudio-02.00.00.00``, ``BambuStudio:3mfVersion``
+  1): ``Metadata/project_settings.config`` (JSON) holds the filaments' colours, types and
+  presets, the nozzle and the printer's bed with its excluded zone, and names Bambu Lab's
+  own printer, process and filament presets for a Bambu Lab printer so that the slicer keeps
+  every other setting from them (``different_settings_to_system`` lists what the project
+  sets).
+- PrusaSlicer (2.8 and later) keeps the colour changes only when it loads the file as a
+  project, which a ``Metadata/Slic3r_PE.config`` makes it: the Prusa layout writes one with
+  the filaments' colours, the nozzle and the bed.
 
 ``slicer="prusa"`` writes the same plate the way PrusaSlicer keeps multi-material objects
 instead: each item one object whose mesh holds all its parts' triangles, and
@@ -39,8 +52,13 @@ from cad.common.meshes import Mesh, merge
 CORE = "http://schemas.microsoft.com/3dmanufacturing/core/2015/02"
 MODEL_PATH = "3D/3dmodel.model"
 MODEL_TYPE = "http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel"
-BAMBU_APPLICATION = "BambuStudio-01.10.01.50"
+#: The Bambu Studio project format the Bambu layout follows (its Application metadata and
+#: its project config's ``version``): Bambu Studio 2 loads the config of a file of its own
+#: major version only.
+BAMBU_VERSION = "02.00.00.00"
+BAMBU_APPLICATION = f"BambuStudio-{BAMBU_VERSION}"
 SLIC3RPE = "http://schemas.slic3r.org/3mf/2017/06"
+BAMBU_NAMESPACE = "http://schemas.bambulab.com/package/2021"
 SLICERS = ("bambu", "prusa")
 DATE = (1980, 1, 1, 0, 0, 0)
 
@@ -74,6 +92,37 @@ class Item:
 
 
 @dataclass(frozen=True, slots=True)
+class Machine:
+    """The printer a plate is laid out for, as the slicers' project configs name it: the bed
+    (mm), its excluded zones (polygons of (x, y) corners: no part may lie there), the nozzle
+    and, for a Bambu Lab printer, its model and the system presets of its printer, process
+    and filament (empty for other printers)."""
+
+    width: float
+    depth: float
+    height: float
+    excluded: tuple[tuple[tuple[float, float], ...], ...] = ()
+    nozzle: float = 0.4
+    bambu_model: str = ""
+    bambu_printer: str = ""
+    bambu_process: str = ""
+    bambu_filament: str = ""
+
+
+GENERIC = Machine(256, 256, 256)
+
+
+def writer() -> str:
+    """``Templeforge-<version>``, as installed."""
+    from importlib import metadata
+
+    try:
+        return f"Templeforge-{metadata.version('templeforge')}"
+    except metadata.PackageNotFoundError:
+        return "Templeforge"
+
+
+@dataclass(frozen=True, slots=True)
 class ColourChange:
     """Swap to ``filament`` for the layers above ``z`` mm."""
 
@@ -89,9 +138,10 @@ class Project:
     items: tuple[Item, ...]
     filaments: tuple[Filament, ...]
     colour_changes: tuple[ColourChange, ...] = field(default=())
-    bambu_application: bool = True
     slicer: str = "bambu"
     layer: float = 0.2  # the layer height the plate is meant to be sliced at (mm)
+    machine: Machine = GENERIC
+    writer: str = field(default_factory=writer)  # who wrote the file (Description; Prusa's Application)
 
     def problems(self) -> list[str]:
         out = [] if self.slicer in SLICERS else [f"slicer: {self.slicer!r} is not one of {', '.join(SLICERS)}"]
@@ -121,13 +171,18 @@ def _mesh_xml(mesh: Mesh) -> str:
 
 def _header(project: Project) -> list[str]:
     prusa = project.slicer == "prusa"
-    application = BAMBU_APPLICATION if project.bambu_application and not prusa else "Templeforge"
-    space = f' xmlns:slic3rpe="{SLIC3RPE}"' if prusa else ""
+    application = project.writer if prusa else BAMBU_APPLICATION
+    space = f' xmlns:slic3rpe="{SLIC3RPE}"' if prusa else f' xmlns:BambuStudio="{BAMBU_NAMESPACE}"'
+    what = ("a PrusaSlicer project (3MF version 1 with Metadata/Slic3r_PE.config)" if prusa else
+            f"a Bambu Studio {BAMBU_VERSION} project for Bambu Studio 2 and OrcaSlicer")
     out = [f'<?xml version="1.0" encoding="UTF-8"?>\n<model unit="millimeter" xml:lang="en-US" xmlns="{CORE}"{space}>',
            f'<metadata name="Title">{_text(project.title)}</metadata>',
-           f'<metadata name="Application">{application}</metadata>']
+           f'<metadata name="Application">{application}</metadata>',
+           f'<metadata name="Description">{_text(f"Written by {project.writer} as {what}")}</metadata>']
     if prusa:
         out.append('<metadata name="slic3rpe:Version3mf">1</metadata>')
+    else:
+        out.append('<metadata name="BambuStudio:3mfVersion">1</metadata>')
     out += ["<resources>", '<basematerials id="1">']
     out += [f'<base name={quoteattr(f.name)} displaycolor="{f.colour.upper()}FF"/>' for f in project.filaments]
     out.append("</basematerials>")
@@ -255,6 +310,69 @@ def prusa_colour_changes(project: Project) -> str:
     return "\n".join(out) + "\n"
 
 
+def _points(corners: Sequence[tuple[float, float]]) -> list[str]:
+    return [f"{_num(x)}x{_num(y)}" for x, y in corners]
+
+
+def bambu_project_settings(project: Project) -> str:
+    """``Metadata/project_settings.config``: the project config Bambu Studio and OrcaSlicer
+    load with a Bambu project: per filament its colour, type, diameter and preset; the
+    nozzle, layer height, bed and excluded zone; and, for a Bambu Lab printer, its model and
+    the system presets every other setting comes from."""
+    import json
+
+    m = project.machine
+    count = len(project.filaments)
+    bed = ((0.0, 0.0), (m.width, 0.0), (m.width, m.depth), (0.0, m.depth))
+    data: dict[str, object] = {
+        "version": BAMBU_VERSION,
+        "name": "project_settings",
+        "from": "project",
+        "filament_colour": [f.colour.upper() for f in project.filaments],
+        "filament_type": ["PLA"] * count,
+        "filament_diameter": ["1.75"] * count,
+        "nozzle_diameter": [_num(m.nozzle)],
+        "layer_height": _num(project.layer),
+        "initial_layer_print_height": _num(project.layer),
+        "printable_area": _points(bed),
+        "printable_height": _num(m.height),
+        "bed_exclude_area": [p for zone in m.excluded for p in _points(zone)],
+    }
+    if m.bambu_model:
+        # every key the project sets is listed as different from the system preset, so that
+        # the slicer takes every other key from Bambu Lab's own presets
+        data.update({
+            "printer_model": m.bambu_model,
+            "printer_settings_id": m.bambu_printer,
+            "print_settings_id": m.bambu_process,
+            "filament_settings_id": [m.bambu_filament] * count,
+            "inherits_group": [""] * (count + 2),
+            "different_settings_to_system": (["layer_height;initial_layer_print_height"]
+                                             + ["filament_colour"] * count + ["printer_settings_id"]),
+        })
+    return json.dumps(data, indent=4, sort_keys=True) + "\n"
+
+
+def prusa_project_config(project: Project) -> str:
+    """``Metadata/Slic3r_PE.config``: the project config that makes PrusaSlicer load the file
+    as a project (and so keep its colour changes): the bed, the nozzles, each filament's
+    colour and the layer height, as ``; key = value`` lines."""
+    m = project.machine
+    count = len(project.filaments)
+    colours = ";".join(f'"{f.colour.upper()}"' for f in project.filaments)
+    lines = [f"; generated by {project.writer}", "",
+             f"; bed_shape = {','.join(_points(((0, 0), (m.width, 0), (m.width, m.depth), (0, m.depth))))}",
+             f"; extruder_colour = {colours}",
+             f"; filament_colour = {colours}",
+             f"; first_layer_height = {_num(project.layer)}",
+             f"; layer_height = {_num(project.layer)}",
+             f"; max_print_height = {_num(m.height)}",
+             f"; nozzle_diameter = {','.join([_num(m.nozzle)] * count)}",
+             "; printer_technology = FFF",
+             f"; single_extruder_multi_material = {1 if count > 1 else 0}"]
+    return "\n".join(lines) + "\n"
+
+
 CONTENT_TYPES = """<?xml version="1.0" encoding="UTF-8"?>
 <Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">
 <Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>
@@ -283,11 +401,13 @@ def write(project: Project) -> bytes:
     if project.slicer == "prusa":
         model, ranges = prusa_model_xml(project)
         files = [("[Content_Types].xml", CONTENT_TYPES), ("_rels/.rels", RELS), (MODEL_PATH, model),
+                 ("Metadata/Slic3r_PE.config", prusa_project_config(project)),
                  ("Metadata/Slic3r_PE_model.config", prusa_model_config(ranges))]
     else:
         model, layout = model_xml(project)
         files = [("[Content_Types].xml", CONTENT_TYPES), ("_rels/.rels", RELS), (MODEL_PATH, model),
-                 ("Metadata/model_settings.config", model_settings(layout))]
+                 ("Metadata/model_settings.config", model_settings(layout)),
+                 ("Metadata/project_settings.config", bambu_project_settings(project))]
     if project.colour_changes:
         files.append(("Metadata/custom_gcode_per_layer.xml", bambu_colour_changes(project)))
         files.append(("Metadata/Prusa_Slicer_custom_gcode_per_print_z.xml", prusa_colour_changes(project)))

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache, partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cad.common import kit, plates, previews
 from cad.common.kit import Mapper
@@ -158,7 +158,7 @@ def fixed_pieces(ph: Physical) -> tuple[kit.Piece, ...]:
 
 def make_kit(deck: Deck, ph: Physical, bed: tuple[float, float], *, players: int = 4, ams: bool = True,
              no_ams: bool = True, title: str = "Puzzle Temple", slicer: str = "bambu", slots: int = 4,
-             progress: Callable[[str], None] = lambda _: None, mapper: Mapper = map) -> kit.Kit:
+             machine: Any = None, progress: Callable[[str], None] = lambda _: None, mapper: Mapper = map) -> kit.Kit:
     """STL of every distinct part, AMS and NO-AMS 3MF plates (laid out for ``slicer``:
     ``bambu`` for Bambu Studio and OrcaSlicer, ``prusa`` for PrusaSlicer), previews and the
     bill. ``mapper`` builds the cards and renders the plate previews (``map``, or a process
@@ -170,7 +170,8 @@ def make_kit(deck: Deck, ph: Physical, bed: tuple[float, float], *, players: int
     made = pieces(deck, ph, players, progress, mapper)
     fils = filaments(deck)
     out = kit.make(made, fils, bed, gap=ph.part_gap, density=ph.density, ams=ams, no_ams=no_ams, title=title,
-                   slicer=slicer, layer=ph.layer_height, slots=slots, progress=progress, mapper=mapper)
+                   slicer=slicer, layer=ph.layer_height, slots=slots, machine=machine,
+                   progress=progress, mapper=mapper)
     files = out.files
     by_key = {p.key: p for p in made}
     first = next((c for c in deck.cards if c.faces and c.faces[0].solution is not None), None)

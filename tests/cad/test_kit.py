@@ -304,3 +304,33 @@ def test_paper_and_plastic_give_each_block_the_same_colour(cad_deck: Deck) -> No
     paper = colours.assign([b.name for b in cad_deck.blocks])
     plastic = ct.filaments(cad_deck)
     assert {b.name: plastic.colour(b.name) for b in cad_deck.blocks} == paper
+
+
+def test_plates_for_an_x1_keep_clear_of_its_purge_chute_and_say_so_to_the_slicer() -> None:
+    """Every part of every plate lies 5 mm clear of the X1's front-left 18 x 28 mm, as the file
+    places it and as a slicer that centres the plate would (each plate is centred already);
+    the Bambu project config names the zone, and the preview shows it in red."""
+    import json
+
+    from cad.common.meshes import box
+    from cad.common.profile import PRINTERS
+
+    x1 = PRINTERS["bambu-x1"].machine()
+    pieces = [kit.Piece(f"tile-{i}", f"tile {i}", (kit.Solid("tile", box(30 + i, 20, 3), "body"),), 3)
+              for i in range(12)]
+    fils = kit.Filaments((threemf.Filament("a", "#CBBE9E"),), {"body": 1}, {"body": "a"})
+    made = kit.make(pieces, fils, (256, 256), gap=5.0, density=1.24, ams=True, no_ams=True, title="t",
+                    slicer="bambu", machine=x1)
+    for name, data in made.files.items():
+        if not name.endswith(".3mf"):
+            continue
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            root = ET.fromstring(z.read("3D/3dmodel.model"))
+            settings = json.loads(z.read("Metadata/project_settings.config"))
+        assert settings["bed_exclude_area"] == ["0x0", "18x0", "18x28", "0x28"]
+        vertices = list(root.iter(f"{{{threemf.CORE}}}vertex"))
+        xs, ys = [float(v.get("x", "")) for v in vertices], [float(v.get("y", "")) for v in vertices]
+        assert (min(xs) + max(xs)) / 2 == pytest.approx(128, abs=0.01)
+        assert (min(ys) + max(ys)) / 2 == pytest.approx(128, abs=0.01)
+        for x, y in zip(xs, ys):
+            assert x >= 18 + 5 - 1e-3 or y >= 28 + 5 - 1e-3, f"{name}: a part in the purge chute's corner"

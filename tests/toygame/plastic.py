@@ -28,8 +28,7 @@ def steps(deck: Deck) -> int:
 
 def make_kit(deck: Deck, ph: Physical, bed: tuple[float, float], *, players: int = 4, ams: bool = True,
              no_ams: bool = True, slicer: str = "bambu", slots: int = 4,
-             progress: Callable[[str], None] = lambda _: None,
-             mapper: Any = map) -> kit.Kit:
+             machine: Any = None, progress: Callable[[str], None] = lambda _: None, mapper: Any = map) -> kit.Kit:
     pieces = []
     d = ph.deboss_depth
     for card in deck.cards:
@@ -44,8 +43,8 @@ def make_kit(deck: Deck, ph: Physical, bed: tuple[float, float], *, players: int
     fils = kit.Filaments((threemf.Filament("tile", "#CBBE9E"), threemf.Filament("dots", "#1A1A1A")),
                          {"body": 1, "ink": 2}, {"body": "tile", "ink": "dots"})
     return kit.make(pieces, fils, bed, gap=ph.part_gap, density=ph.density, ams=ams, no_ams=no_ams,
-                    title="Toy Tally", slicer=slicer, layer=ph.layer_height, slots=slots, progress=progress,
-                    mapper=mapper)
+                    title="Toy Tally", slicer=slicer, layer=ph.layer_height, slots=slots, machine=machine,
+                    progress=progress, mapper=mapper)
 
 
 if TYPE_CHECKING:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import struct
 
 import numpy as np
@@ -73,3 +74,36 @@ def test_any_parts_are_packed_apart_and_on_the_bed(sizes: list[tuple[float, floa
 def test_a_part_larger_than_the_bed_is_an_error_naming_it() -> None:
     with pytest.raises(RequestError, match=r"^printer: part board \(300\.0 x 40\.0 mm\) is larger than the 180 x 180"):
         plates.pack([plates.Footprint("board", 300, 40)], 180, 180, 5)
+
+
+X1_CHUTE = (((0.0, 0.0), (18.0, 0.0), (18.0, 28.0), (0.0, 28.0)),)
+
+
+def _clear_of(part: plates.Placed, zone: plates.Zone, gap: float) -> bool:
+    x0, x1 = min(x for x, _ in zone), max(x for x, _ in zone)
+    y0, y1 = min(y for _, y in zone), max(y for _, y in zone)
+    dx = max(0.0, max(part.x, x0) - min(part.x1, x1))
+    dy = max(0.0, max(part.y, y0) - min(part.y1, y1))
+    return math.hypot(dx, dy) >= gap - 1e-6
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.floats(5, 120), st.floats(5, 120)), min_size=1, max_size=30), st.floats(2, 10))
+def test_no_part_enters_an_excluded_zone_before_or_after_a_slicer_centres_the_plate(
+        sizes: list[tuple[float, float]], gap: float) -> None:
+    """The X1 and P1 keep their front-left 18 x 28 mm for the purge chute: parts stay clear of
+    it where the file puts them, and each plate is already centred as a group, so a slicer
+    that centres it moves nothing."""
+    parts = [plates.Footprint(f"p{i}", round(w, 2), round(d, 2)) for i, (w, d) in enumerate(sizes)]
+    result = plates.pack(parts, 256, 256, gap, excluded=X1_CHUTE)
+    check_plates(result, parts, 256, 256, gap)
+    for plate in result:
+        x0, x1 = min(p.x for p in plate.parts), max(p.x1 for p in plate.parts)
+        y0, y1 = min(p.y for p in plate.parts), max(p.y1 for p in plate.parts)
+        assert (x0 + x1) / 2 == pytest.approx(128, abs=1e-5) and (y0 + y1) / 2 == pytest.approx(128, abs=1e-5)
+        assert all(_clear_of(p, X1_CHUTE[0], gap) for p in plate.parts)
+
+
+def test_the_default_cards_take_no_more_plates_for_the_x1s_chute() -> None:
+    cards = [plates.Footprint(f"card-{i}", 84.0, 114.0) for i in range(36)]
+    assert len(plates.pack(cards, 256, 256, 5.0, excluded=X1_CHUTE)) == 9

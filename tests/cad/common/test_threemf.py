@@ -119,3 +119,90 @@ def test_the_prusaslicer_flavour_keeps_one_mesh_per_item_with_each_parts_triangl
     assert "Metadata/Prusa_Slicer_custom_gcode_per_print_z.xml" in files
     with pytest.raises(ValueError, match="slicer"):
         threemf.write(threemf.Project("x", base.items, base.filaments, slicer="cura"))
+
+
+X1 = threemf.Machine(256, 256, 256, (((0, 0), (18, 0), (18, 28), (0, 28)),), 0.4, "Bambu Lab X1 Carbon",
+                     "Bambu Lab X1 Carbon 0.4 nozzle", "0.20mm Standard @BBL X1C", "Bambu PLA Basic @BBL X1C")
+
+
+def _model_root(files: dict[str, bytes]) -> ET.Element:
+    return ET.fromstring(files["3D/3dmodel.model"])
+
+
+def _metadata(root: ET.Element) -> dict[str, str]:
+    return {m.get("name", ""): m.text or "" for m in root.iter(f"{{{threemf.CORE}}}metadata")}
+
+
+def _display_colours(root: ET.Element) -> list[str]:
+    return [b.get("displaycolor", "")[:7] for b in root.iter(f"{{{threemf.CORE}}}base")]
+
+
+def test_the_bambu_layout_is_a_bambu_studio_2_project_with_its_colours_and_changes() -> None:
+    """Mirrors BambuStudio ``src/libslic3r/Format/bbs_3mf.cpp``: ``_handle_end_metadata`` sets
+    ``m_is_bbl_3mf`` only when the ``Application`` metadata starts with ``BambuStudio-`` and
+    parses the rest as the file's version; ``load_model_from_file`` sets ``dont_load_config``
+    when that version's major number is not the app's (Bambu Studio 2: ``02``), and reads
+    ``Metadata/custom_gcode_per_layer.xml`` (the colour changes) only when the config loads.
+    OrcaSlicer's copy accepts the same prefix and skips the version check. Bambu Studio's
+    ``Plater.cpp`` (``load_files``) then keeps the project config only if it passes
+    ``is_bbl_vendor_config`` (``printer_model`` a Bambu Lab model) or
+    ``check_project_config`` (``nozzle_diameter`` given), else it says "load geometry data
+    only"; ``PresetCollection::load_external_preset`` resets every key not listed in
+    ``different_settings_to_system`` to the named system preset's (one entry for the
+    process, one per filament, one for the printer). The project's ``filament_colour`` is
+    what the filament list shows."""
+    import json
+
+    proj = replace(project((threemf.ColourChange(3.4, 2),)), machine=X1)
+    files = members(threemf.write(proj))
+    root = _model_root(files)
+    meta = _metadata(root)
+    assert meta["Application"] == threemf.BAMBU_APPLICATION and meta["Application"].startswith("BambuStudio-")
+    version = meta["Application"].removeprefix("BambuStudio-")
+    assert version.split(".")[0] == "02" and meta["BambuStudio:3mfVersion"] == "1"
+    assert "Templeforge" in meta["Description"], "the file says who wrote it"
+    settings = json.loads(files["Metadata/project_settings.config"])
+    assert settings["version"] == version, "the version the model claims is the project config's"
+    assert settings["filament_colour"] == _display_colours(root) == ["#F2F2F2", "#E69F00"]
+    assert settings["nozzle_diameter"] == ["0.4"] and settings["printer_model"] == "Bambu Lab X1 Carbon"
+    count = len(proj.filaments)
+    assert len(settings["filament_settings_id"]) == len(settings["filament_type"]) == count
+    assert len(settings["different_settings_to_system"]) == len(settings["inherits_group"]) == count + 2
+    assert settings["bed_exclude_area"] == ["0x0", "18x0", "18x28", "0x28"]
+    assert b'top_z="3.6"' in files["Metadata/custom_gcode_per_layer.xml"]
+
+
+def test_the_bambu_layout_for_another_printer_still_passes_the_config_check() -> None:
+    """``check_project_config`` (Bambu Studio ``Plater.cpp``) accepts a project config that
+    gives ``nozzle_diameter``; a printer that is not Bambu Lab's names no Bambu preset."""
+    import json
+
+    ender = threemf.Machine(220, 220, 250)
+    settings = json.loads(members(threemf.write(replace(project(), machine=ender)))["Metadata/project_settings.config"])
+    assert settings["nozzle_diameter"] == ["0.4"] and settings["printable_area"] == ["0x0", "220x0", "220x220", "0x220"]
+    assert "printer_model" not in settings and "printer_settings_id" not in settings
+
+
+def test_the_prusa_layout_is_a_prusaslicer_project_with_its_colours_and_changes() -> None:
+    """Mirrors PrusaSlicer: ``src/libslic3r/Format/3mf.cpp`` reads the project config from
+    ``Metadata/Slic3r_PE.config`` (``; key = value`` lines) and the colour changes from
+    ``Metadata/Prusa_Slicer_custom_gcode_per_print_z.xml``; ``Plater.cpp`` (``load_files``,
+    2.8 and later) copies the colour changes to the plater only when that config is loaded,
+    i.e. when the file opens as a project, and colours the extruders from
+    ``extruder_colour``. The file claims to be a PrusaSlicer 3MF of version 1
+    (``slic3rpe:Version3mf``), the version whose volumes ``Slic3r_PE_model.config`` holds,
+    and names its real writer as its Application."""
+    proj = replace(project((threemf.ColourChange(3.4, 2),)), slicer="prusa",
+                   machine=threemf.Machine(250, 210, 220))
+    files = members(threemf.write(proj))
+    root = _model_root(files)
+    meta = _metadata(root)
+    assert meta["Application"].startswith("Templeforge") and meta["slic3rpe:Version3mf"] == "1"
+    config = dict(line[2:].split(" = ", 1) for line in files["Metadata/Slic3r_PE.config"].decode().splitlines()
+                  if line.startswith("; ") and " = " in line)
+    colours = [c.strip('"') for c in config["extruder_colour"].split(";")]
+    assert colours == _display_colours(root) == ["#F2F2F2", "#E69F00"]
+    assert config["filament_colour"] == config["extruder_colour"]
+    assert config["nozzle_diameter"] == "0.4,0.4" and config["bed_shape"] == "0x0,250x0,250x210,0x210"
+    assert b'print_z="3.6"' in files["Metadata/Prusa_Slicer_custom_gcode_per_print_z.xml"]
+    assert "Metadata/project_settings.config" not in files
