@@ -41,6 +41,7 @@ GAP = 2.0          #: least space between two cards' bleed boxes: the crop marks
 CLEAR = 0.3        #: a crop mark keeps this far from any art
 MARK = 5.0         #: the longest crop mark
 MIN_MARK = 1.0     #: a crop mark shorter than this is not drawn
+EDGE_MARK = 3.0    #: the least length of the marks at the sheet's edges, where the cutter lines up
 FOLD_GAP = 4.0     #: space across a gutter-fold line between fronts and backs
 FOOTER = 8.0       #: the band at the foot of the printable area: deck, page, card ids, ruler
 RULER = 100.0      #: the ruler's length, to check that the printer did not scale the page
@@ -359,10 +360,12 @@ def impose(count: int, s: Settings) -> Imposition:
             backs = tuple(_slot(k, cell.mirrored_y(best.fold_at), s, turn=180) for k, cell in zip(cards, cells))
             fold = Segment(best.area.x, best.fold_at, best.area.x1, best.fold_at)
         art = [sl.bleed for sl in fronts + backs]
-        marks = tuple(m for sl in fronts for m in _marks(sl, art, best.printable, best.info))
+        marks = [m for sl in fronts for m in _marks(sl, art, best.printable, best.info)]
+        marks += _edge_marks(fronts, [sl.bleed for sl in backs], best.printable, best.info)
+        marks += _edge_marks(backs, [sl.bleed for sl in fronts], best.printable, best.info)
         kind = "fronts and backs" if best.fold else "fronts"
-        pages.append(Sheet(len(pages) + 1, kind, best.width, best.height, fronts, backs, marks, best.info, fold,
-                           best.printable))
+        pages.append(Sheet(len(pages) + 1, kind, best.width, best.height, fronts, backs, _unique(marks), best.info,
+                           fold, best.printable))
         if s.duplex in ("long", "short"):
             def moved(b: Box, dx: float = s.back_offset[0], dy: float = s.back_offset[1]) -> Box:
                 return behind(b, s.duplex, best.width, best.height).shifted(dx, dy).rounded()
@@ -371,8 +374,9 @@ def impose(count: int, s: Settings) -> Imposition:
             info: Box | None = behind(best.info, s.duplex, best.width, best.height)
             if info is not None and any(info.overlaps(sl.bleed) for sl in turned):
                 info = None
-            pages.append(Sheet(len(pages) + 1, "backs", best.width, best.height, (), turned, (), info, None,
-                               best.printable))
+            back_marks = _edge_marks(turned, [], best.printable, info or Box(0, 0, 0, 0))
+            pages.append(Sheet(len(pages) + 1, "backs", best.width, best.height, (), turned, _unique(back_marks), info,
+                               None, best.printable))
     return Imposition(s, tuple(pages), best.count, best.width, best.height, best.cols, best.rows)
 
 
@@ -397,10 +401,63 @@ def _marks(slot: Slot, art: Sequence[Box], printable: Box, info: Box) -> list[Se
     return [m for m in out if m is not None]
 
 
+def _edge_marks(slots: Sequence[Slot], others: Sequence[Box], printable: Box, info: Box) -> list[Segment]:
+    """Crop marks for every cut line of a grid of ``slots`` at the sheet's edges: each trim
+    line carried out beyond the grid at both ends, at least ``EDGE_MARK`` long, so a
+    guillotine or a ruler lines up on every cut, inner ones included (the marks between
+    cards are too short to use). A mark keeps outside the grid's bleed when there is room;
+    otherwise it reaches back over the bleed strip that is cut away, never onto a card's
+    trim. ``others``: art the marks must keep clear of (the other side of a gutter fold)."""
+    if not slots:
+        return []
+    blocked = [s.trim.outset(CLEAR) for s in slots] + [b.outset(CLEAR) for b in others] + [info]
+    grid = Box.union(s.bleed for s in slots)
+    trims = Box.union(s.trim for s in slots)
+    out = []
+    for x in sorted({v for s in slots for v in (s.trim.x, s.trim.x1)}):
+        out.append(_edge(x, trims.y, 0, -1, trims.y - grid.y, blocked, printable))
+        out.append(_edge(x, trims.y1, 0, 1, grid.y1 - trims.y1, blocked, printable))
+    for y in sorted({v for s in slots for v in (s.trim.y, s.trim.y1)}):
+        out.append(_edge(trims.x, y, -1, 0, trims.x - grid.x, blocked, printable))
+        out.append(_edge(trims.x1, y, 1, 0, grid.x1 - trims.x1, blocked, printable))
+    return [m for m in out if m is not None]
+
+
+def _edge(x: float, y: float, dx: int, dy: int, bleed: float, blocked: Sequence[Box], printable: Box
+          ) -> Segment | None:
+    """The mark on a cut line from the grid's trim edge at (x, y) outward (dx, dy): from just
+    past the bleed (``bleed`` mm out) up to ``MARK`` long where there is room, else the last
+    ``EDGE_MARK`` before the printable edge, the info band or other art, from the trim corner
+    at the nearest (a mark on a cut line beyond the card is cut away with the strip)."""
+    beyond = [b for b in blocked if (dx > 0 and b.x >= x - EPS) or (dx < 0 and b.x1 <= x + EPS)
+              or (dy > 0 and b.y >= y - EPS) or (dy < 0 and b.y1 <= y + EPS)]
+    room = _room(x, y, dx, dy, beyond, printable)
+    start = bleed + CLEAR
+    end = min(room, start + MARK)
+    if end - start < EDGE_MARK - EPS:
+        start = max(0.0, end - EDGE_MARK)
+    if end - start < EDGE_MARK - EPS:
+        return None
+    return Segment(round(x + dx * start, 6), round(y + dy * start, 6), round(x + dx * end, 6), round(y + dy * end, 6))
+
+
+def _unique(marks: Sequence[Segment]) -> tuple[Segment, ...]:
+    return tuple(dict.fromkeys(marks))
+
+
 def _ray(x: float, y: float, dx: int, dy: int, blocked: Sequence[Box], printable: Box) -> Segment | None:
     """The longest mark (up to ``MARK``) from (x, y) in direction (dx, dy) before a box in
     ``blocked`` or the printable edge."""
-    room = MARK
+    room = min(MARK, _room(x, y, dx, dy, blocked, printable))
+    if room < MIN_MARK:
+        return None
+    return Segment(round(x, 6), round(y, 6), round(x + dx * room, 6), round(y + dy * room, 6))
+
+
+def _room(x: float, y: float, dx: int, dy: int, blocked: Sequence[Box], printable: Box) -> float:
+    """How far (x, y) can go in direction (dx, dy) before a box in ``blocked`` or the
+    printable edge."""
+    room = math.inf
     if dx:
         room = min(room, (printable.x1 - x) if dx > 0 else (x - printable.x))
         for box in blocked:
@@ -413,9 +470,7 @@ def _ray(x: float, y: float, dx: int, dy: int, blocked: Sequence[Box], printable
             ahead = box.y1 > y + EPS if dy > 0 else box.y < y - EPS
             if ahead and box.x < x < box.x1:
                 room = min(room, max(0.0, (box.y - y) if dy > 0 else (y - box.y1)))
-    if room < MIN_MARK:
-        return None
-    return Segment(round(x, 6), round(y, 6), round(x + dx * room, 6), round(y + dy * room, 6))
+    return room
 
 
 # -- the duplex calibration sheet -------------------------------------------------------------

@@ -89,6 +89,8 @@ def draw_imposition(doc: Document, imposition: Imposition, *, title: str, ids: S
                 for slot in sheet.backs:
                     with pen.clipped(slot.bleed), pen.turned(slot.trim, slot.turn):
                         back(pen, slot)
+            # a white edge under each mark keeps it visible where it reaches over dark bleed
+            pen.lines(sheet.marks, 3 * MARK_WIDTH, "#FFFFFF")
             pen.lines(sheet.marks, MARK_WIDTH, MARK_COLOUR)
             if sheet.fold is not None:
                 _fold(pen, sheet.fold)

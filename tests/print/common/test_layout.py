@@ -12,11 +12,13 @@ from generators.common.errors import RequestError
 from print.common.layout import (
     CLEAR,
     DUPLEX,
+    EDGE_MARK,
     FOOTER,
     Box,
     Segment,
     Settings,
     Sheet,
+    Slot,
     calibration,
     impose,
 )
@@ -64,10 +66,9 @@ def check_sheet(sheet: Sheet, offset: bool = False) -> None:
         assert mark.length >= 1.0
         assert printable.contains(Box(min(mark.x0, mark.x1), min(mark.y0, mark.y1), abs(mark.x1 - mark.x0),
                                       abs(mark.y1 - mark.y0)))
-        for a in art:
-            assert not mark.crosses(a.outset(CLEAR - 1e-6)), f"a crop mark runs over a card's art: {mark}"
         for slot in sheet.slots:
-            assert not mark.crosses(slot.trim)
+            # a mark may reach over a bleed strip that is cut away, never onto a card
+            assert not mark.crosses(slot.trim), f"a crop mark runs onto a card: {mark}"
         if sheet.info is not None:
             assert not mark.crosses(sheet.info)
     # every front card's four trim lines are each marked at least once
@@ -242,3 +243,45 @@ def test_card_sizes_parse_presets_turned_presets_and_millimetres() -> None:
             parse_card_size(bad, "--size")
     with pytest.raises(RequestError, match="^paper: unknown paper 'a9'"):
         parse_paper("a9")
+
+
+def _cut_lines_marked(sheet: Sheet, slots: tuple[Slot, ...]) -> list[str]:
+    """Every cut line of a grid of ``slots`` that lacks a crop mark of at least ``EDGE_MARK``
+    beyond the grid's trim at either end (both ends along each line), outside every trim."""
+    if not slots:
+        return []
+    grid = Box.union(s.trim for s in slots)
+    missing = []
+    for x in sorted({v for s in slots for v in (s.trim.x, s.trim.x1)}):
+        on = [m for m in sheet.marks if abs(m.x0 - x) < 1e-6 and abs(m.x1 - x) < 1e-6 and m.length >= EDGE_MARK - 1e-9]
+        if not any(max(m.y0, m.y1) <= grid.y + 1e-6 for m in on):
+            missing.append(f"x = {x:.2f} at the bottom")
+        if not any(min(m.y0, m.y1) >= grid.y1 - 1e-6 for m in on):
+            missing.append(f"x = {x:.2f} at the top")
+    for y in sorted({v for s in slots for v in (s.trim.y, s.trim.y1)}):
+        on = [m for m in sheet.marks if abs(m.y0 - y) < 1e-6 and abs(m.y1 - y) < 1e-6 and m.length >= EDGE_MARK - 1e-9]
+        if not any(max(m.x0, m.x1) <= grid.x + 1e-6 for m in on):
+            missing.append(f"y = {y:.2f} on the left")
+        if not any(min(m.x0, m.x1) >= grid.x1 - 1e-6 for m in on):
+            missing.append(f"y = {y:.2f} on the right")
+    return missing
+
+
+@pytest.mark.parametrize("duplex", ["none", "long", "short", "gutter"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("card", ["poker", "bridge", "tarot", "mini-euro", "square", "stone"])
+def test_every_cut_line_is_marked_at_both_sheet_edges_on_fronts_and_backs(card: str, paper: str,
+                                                                            duplex: str) -> None:
+    """A guillotine lines up on the marks at the sheet's edges, so every cut (inner ones too)
+    needs a mark of at least 3 mm beyond the grid at both ends, outside the trim, on the
+    fronts and on the backs: Shifting Stones' stone sheets (30 mm squares, no safe zone,
+    gutter-fold by default) and every card size both games print."""
+    from print.shifting_stones import STONE_SIZE
+
+    size = STONE_SIZE if card == "stone" else parse_card_size(card)
+    s = Settings(parse_paper(paper), size, 3.0, 0.0 if card == "stone" else 3.0, 5.0, duplex)
+    imp = impose(20, s)
+    for sheet in imp.pages:
+        check_sheet(sheet)
+        for group in (sheet.fronts, sheet.backs):
+            assert _cut_lines_marked(sheet, group) == [], f"page {sheet.number} ({sheet.kind})"
