@@ -296,6 +296,8 @@ class Document:
         self.canvas.setCreator(tool)
         if meta.keywords:
             self.canvas.setKeywords(meta.keywords)
+        # print at 100%: a viewer that honours it offers no "fit to page" (the ruler checks the rest)
+        self.canvas.setViewerPreference("PrintScaling", "None")
         if duplex in ("long", "short"):
             self.canvas.setViewerPreference("Duplex", "DuplexFlipLongEdge" if duplex == "long"
                                             else "DuplexFlipShortEdge")

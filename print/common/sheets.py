@@ -42,9 +42,16 @@ def id_ranges(ids: Sequence[object]) -> str:
 
 
 def fit_text(text: str, size: float, width: float) -> str:
-    """``text`` cut to ``width`` mm with an ellipsis."""
+    """``text`` cut to ``width`` mm with an ellipsis, at a space, never mid-word (a single
+    word too long for the width is cut where it must be)."""
     if text_width(text, size) <= width:
         return text
+    words = text.split(" ")
+    while len(words) > 1:
+        words.pop()
+        kept = " ".join(words).rstrip(",;:")
+        if text_width(kept + " ...", size) <= width:
+            return kept + " ..."
     while text and text_width(text + " ...", size) > width:
         text = text[:-1]
     return text.rstrip(", ") + " ..."

@@ -194,6 +194,8 @@ def test_every_font_is_embedded_and_the_metadata_names_the_tool(printed: pt.Prin
         meta = reader.metadata
         assert meta.title.startswith("test deck") and meta.creator.startswith("templeforge ")
         assert meta.subject
+        prefs = reader.trailer["/Root"]["/ViewerPreferences"]
+        assert prefs["/PrintScaling"] == "/None", f"{name}: a viewer may scale it to fit the page"
 
 
 def test_every_page_has_trim_and_bleed_boxes_around_its_cards(printed: pt.Printed) -> None:
