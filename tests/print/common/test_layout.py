@@ -252,18 +252,16 @@ def _cut_lines_marked(sheet: Sheet, slots: tuple[Slot, ...]) -> list[str]:
         return []
     grid = Box.union(s.trim for s in slots)
     missing = []
-    for x in sorted({v for s in slots for v in (s.trim.x, s.trim.x1)}):
-        on = [m for m in sheet.marks if abs(m.x0 - x) < 1e-6 and abs(m.x1 - x) < 1e-6 and m.length >= EDGE_MARK - 1e-9]
-        if not any(max(m.y0, m.y1) <= grid.y + 1e-6 for m in on):
-            missing.append(f"x = {x:.2f} at the bottom")
-        if not any(min(m.y0, m.y1) >= grid.y1 - 1e-6 for m in on):
-            missing.append(f"x = {x:.2f} at the top")
-    for y in sorted({v for s in slots for v in (s.trim.y, s.trim.y1)}):
-        on = [m for m in sheet.marks if abs(m.y0 - y) < 1e-6 and abs(m.y1 - y) < 1e-6 and m.length >= EDGE_MARK - 1e-9]
-        if not any(max(m.x0, m.x1) <= grid.x + 1e-6 for m in on):
-            missing.append(f"y = {y:.2f} on the left")
-        if not any(min(m.x0, m.x1) >= grid.x1 - 1e-6 for m in on):
-            missing.append(f"y = {y:.2f} on the right")
+    for vertical, (lo, hi), ends in ((True, (grid.y, grid.y1), ("bottom", "top")),
+                                     (False, (grid.x, grid.x1), ("left", "right"))):
+        for v in sorted({v for s in slots for v in ((s.trim.x, s.trim.x1) if vertical else (s.trim.y, s.trim.y1))}):
+            spans = [sorted((m.y0, m.y1) if vertical else (m.x0, m.x1)) for m in sheet.marks
+                     if m.length >= EDGE_MARK - 1e-9 and all(abs(c - v) < 1e-6 for c in
+                                                            ((m.x0, m.x1) if vertical else (m.y0, m.y1)))]
+            if not any(b <= lo + 1e-6 for _, b in spans):
+                missing.append(f"{'x' if vertical else 'y'} = {v:.2f} at the {ends[0]}")
+            if not any(a >= hi - 1e-6 for a, _ in spans):
+                missing.append(f"{'x' if vertical else 'y'} = {v:.2f} at the {ends[1]}")
     return missing
 
 
