@@ -87,17 +87,16 @@ def check_fits(parts: Sequence[Footprint], width: float, depth: float, edge: flo
 
 
 class Packer:
-    """Plates filled one part at a time (``add``), for callers that choose the plates a part
-    may go on (an AMS plate with room for its filaments): each part goes on the first shelf
-    of the first allowed plate with room, or on a new plate."""
+    """Plates filled one part at a time (``add``): each part goes on the first shelf of the
+    first plate with room, or on a new plate."""
 
     def __init__(self, width: float, depth: float, gap: float, edge: float = EDGE) -> None:
         self.width, self.depth, self.gap, self.edge = width, depth, gap, edge
         self._open: list[_Open] = []
 
-    def add(self, part: Footprint, allowed: Sequence[int] | None = None) -> int:
-        """Place ``part`` on the first of the plates ``allowed`` (indices, in order; None: any)
-        with room, else on a new plate; returns the plate's index.
+    def add(self, part: Footprint) -> int:
+        """Place ``part`` on the first plate with room, else on a new plate; returns the
+        plate's index.
 
         Raises:
             RequestError: the part fits no bed either way round.
@@ -108,8 +107,7 @@ class Packer:
         turned = part.width < part.depth
         if w > self.width - 2 * self.edge:
             w, d, turned = d, w, not turned
-        order = range(len(self._open)) if allowed is None else allowed
-        for i in order:
+        for i in range(len(self._open)):
             if _place(self._open[i], part.key, w, d, turned, self.width, self.depth, self.gap, self.edge):
                 return i
         self._open.append(_Open())

@@ -13,11 +13,13 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generators.common.errors import RequestError
 from solver.textfiles import parse_toml, read_text
 
+if TYPE_CHECKING:
+    from cad.common.threemf import Machine
 
 @dataclass(frozen=True, slots=True)
 class Parameter:
@@ -77,7 +79,7 @@ class Printer:
     excluded: tuple[tuple[tuple[float, float], ...], ...] = ()
     bambu: tuple[str, str, str, str] = ("", "", "", "")
 
-    def machine(self, nozzle: float = 0.4) -> Any:
+    def machine(self, nozzle: float = 0.4) -> Machine:
         """The printer as a 3MF project names it (``cad.common.threemf.Machine``)."""
         from cad.common.threemf import Machine
 
