@@ -68,8 +68,10 @@ STROKE_PER_CAP = 0.16
 class Printer:
     """A printer preset: its bed, in mm, the zones of the bed no part may enter (polygons;
     the X1 and P1 keep their front-left corner, 18 x 28 mm, for the purge chute and the
-    nozzle wiper), and for a Bambu Lab printer the model and system presets its slicer knows
-    it by (printer, 0.20 mm process, PLA)."""
+    nozzle wiper), for a Bambu Lab printer the model and system presets its slicer knows
+    it by (printer, 0.20 mm process, PLA), and for a Prusa printer the model its firmware
+    checks G-code against (``M862.3 P "MK4"``): ``templeforge cad --slice`` writes G-code
+    ready to print for those (``cad.common.slicing.gcode_setup``)."""
 
     name: str
     title: str
@@ -78,6 +80,7 @@ class Printer:
     height: float
     excluded: tuple[tuple[tuple[float, float], ...], ...] = ()
     bambu: tuple[str, str, str, str] = ("", "", "", "")
+    prusa: str = ""
 
     def machine(self, nozzle: float = 0.4) -> Machine:
         """The printer as a 3MF project names it (``cad.common.threemf.Machine``)."""
@@ -102,7 +105,8 @@ PRINTERS = {p.name: p for p in (
     Printer("bambu-a1-mini", "Bambu Lab A1 mini", 180, 180, 180, (),
             ("Bambu Lab A1 mini", "Bambu Lab A1 mini 0.4 nozzle", "0.20mm Standard @BBL A1M",
              "Bambu PLA Basic @BBL A1M")),
-    Printer("prusa-mk4", "Prusa MK4", 250, 210, 220),
+    Printer("prusa-mk4", "Prusa MK4", 250, 210, 220, prusa="MK4"),
+    Printer("prusa-mini", "Prusa MINI", 180, 180, 180, prusa="MINI"),
     Printer("ender3", "Creality Ender-3", 220, 220, 250),
 )}
 

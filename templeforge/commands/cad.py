@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from cad.common.options import OPTIONS  # light: no CadQuery until the command runs
+from cad.common.profile import Physical, Printer
 from templeforge.options import declared, unverified_option
 from templeforge.terminal import plural
 
@@ -23,7 +24,8 @@ from templeforge.terminal import plural
 @click.option("--slice", "slice_", is_flag=True,
               help="Also slice every plate with PrusaSlicer's command line (Debian: prusa-slicer) and check "
                    "that it prints each part in the filament and with the colour changes its file names; "
-                   "writes sliced.csv (layers, grams at 15% infill, print time per plate).")
+                   "writes sliced.csv (layers, grams at 15% infill, print time per plate) and, for a Prusa "
+                   "printer, gcode/ (each NO-AMS plate ready to print, M600 at its colour changes).")
 @click.option("--print-settings", is_flag=True, help="Print the default settings file and stop.")
 @unverified_option
 def cad(deck_file: str, settings: str | None, slice_: bool, print_settings: bool, unverified: bool,
@@ -40,7 +42,11 @@ def cad(deck_file: str, settings: str | None, slice_: bool, print_settings: bool
 
     With --slice, PrusaSlicer slices every plate (0.2 mm layers, 15% infill, its generic
     printer) and the G-code is read back: each part must extrude from the extruder its file
-    names and each NO-AMS colour change come before the first layer above its floor.
+    names and each NO-AMS colour change come before the first layer above its floor. For a
+    Prusa printer (--printer prusa-mk4, prusa-mini) the NO-AMS plates are sliced with its
+    start G-code (model and nozzle check, bed levelling, purge line), PLA at 215/60 C, and
+    written to gcode/plate-NN.gcode: copy one to the printer and it prints, stopping at each
+    colour change (M600) for the next filament.
 
     Only a proved deck is modelled: a deck sealed by `templeforge generate` or `verify
     --seal` (and unchanged since) is trusted; any other deck is verified first.
@@ -52,7 +58,7 @@ def cad(deck_file: str, settings: str | None, slice_: bool, print_settings: bool
 
         templeforge cad output/GAME/deck.json --printer bambu-a1-mini --profile no-ams
     """
-    from cad.common.profile import Physical, load_settings, settings_toml
+    from cad.common.profile import load_settings, settings_toml
     from generators.common.options import resolve
 
     if print_settings:
@@ -95,7 +101,7 @@ def cad(deck_file: str, settings: str | None, slice_: bool, print_settings: bool
                                      progress=step,
                                      stamp=proved.stamp)
     if slice_:
-        lines += _sliced(files, (bed.width, bed.depth), ph.density)
+        lines += _sliced(files, bed, ph)
     written = write_files(folder, files)
     took = time.perf_counter() - started
     for line in lines:
@@ -110,9 +116,9 @@ command = cad
 INFILL = 15
 
 
-def _sliced(files: dict[str, bytes], bed: tuple[float, float], density: float) -> list[str]:
-    """Slice every plate into ``files``' sliced.csv; a plate that disagrees with its file
-    stops the command (exit 1, nothing written)."""
+def _sliced(files: dict[str, bytes], bed: Printer, ph: Physical) -> list[str]:
+    """Slice every plate into ``files``' sliced.csv (and, on a Prusa printer, gcode/); a
+    plate that disagrees with its file stops the command (exit 1, nothing written)."""
     import os
 
     from cad.common import slicing
@@ -121,13 +127,27 @@ def _sliced(files: dict[str, bytes], bed: tuple[float, float], density: float) -
     count = len(slicing.sliceable(files))
     skipped = sum(1 for n in files if slicing.bambu_ams(n, files[n]) and n.endswith(".3mf"))
     with click.progressbar(length=count, label="slicing plates", file=sys.stderr, show_pos=True) as bar:
-        rows = slicing.slice_kit(files, bed, infill=INFILL, workers=min(2, os.cpu_count() or 1),
-                                 progress=lambda _: bar.update(1))
+        try:
+            rows = slicing.slice_kit(files, (bed.width, bed.depth), infill=INFILL,
+                                     workers=min(2, os.cpu_count() or 1), printer=bed, nozzle=ph.nozzle,
+                                     progress=lambda _: bar.update(1))
+        except slicing.SlicingError as err:
+            fail(f"failed: {err}; nothing written", EXIT["failed"])
     wrong = [p for r in rows for p in r.problems]
     if wrong:
         how = "does not slice as its file says" if len(wrong) == 1 else "do not slice as their files say"
         fail(f"failed: {plural(len(wrong), 'plate')} {how}: "
              + "; ".join(wrong[:3]) +
              "; nothing written", EXIT["failed"])
-    files["sliced.csv"] = slicing.sliced_csv(rows, density).encode()
-    return slicing.summary(rows, density, INFILL, skipped)
+    files["sliced.csv"] = slicing.sliced_csv(rows, ph.density).encode()
+    gcode = {slicing.gcode_name(f"{r.profile}/plate-{r.plate:02d}.3mf"): r.sliced.gcode for r in rows
+             if r.sliced.gcode}
+    files.update(gcode)
+    lines = slicing.summary(rows, ph.density, INFILL, skipped)
+    if gcode:
+        lines.append(f"gcode/: {plural(len(gcode), 'NO-AMS plate')} ready to print on a {bed.title} in PLA, "
+                     f"M600 at each colour change")
+    elif any(r.profile == "no-ams" for r in rows):
+        lines.append(f"no G-code written: a {bed.title} prints from its own slicer (open the 3MF files there); "
+                     f"--printer prusa-mk4 or prusa-mini writes G-code ready to print")
+    return lines
