@@ -29,7 +29,8 @@ def render(parts: Sequence[tuple[Mesh, str]], size: int = 900, top: bool = False
            background: str = "#FFFFFF") -> Image.Image:
     """The parts (mesh, ``#RRGGBB``) drawn into an image ``size`` pixels wide: flat-shaded
     triangles through a depth buffer, seen from above and in front (``top``: straight down,
-    lower surfaces darker so that cuts and pockets show)."""
+    lower surfaces darker so that cuts and pockets show; what lies below z = 0, the bed and its
+    zones, keeps its own colour, so the parts stand out on a light bed)."""
     view = np.array([0.0, 0.0, 1.0]) if top else VIEW / np.linalg.norm(VIEW)
     up = np.array([0.0, 1.0, 0.0]) if top else np.array([0.0, 0.0, 1.0])
     right = np.cross(up, view)
@@ -59,7 +60,9 @@ def render(parts: Sequence[tuple[Mesh, str]], size: int = 900, top: bool = False
         facing = normals @ view > 0
         v, normals = v[facing], normals[facing]
         shade = 0.45 + 0.55 * np.clip(normals @ light, 0, 1)
-        if top:
+        if top and v[:, :, 2].max(initial=0.0) <= 0:
+            shade = np.ones(len(v))
+        elif top:
             shade = shade * (0.55 + 0.45 * (v[:, :, 2].mean(axis=1) - z_lo) / max(z_hi - z_lo, 1e-9))
         colours = np.clip(_rgb(c)[None, :] * shade[:, None], 0, 255).astype(np.uint8)
         px = pad + (v @ right - lo[0]) * scale

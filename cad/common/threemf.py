@@ -49,6 +49,9 @@ from xml.sax.saxutils import quoteattr
 
 from cad.common.meshes import Mesh, merge
 
+#: Where PrusaSlicer reads a project's colour changes.
+PRUSA_CHANGES = "Metadata/Prusa_Slicer_custom_gcode_per_print_z.xml"
+
 CORE = "http://schemas.microsoft.com/3dmanufacturing/core/2015/02"
 MODEL_PATH = "3D/3dmodel.model"
 MODEL_TYPE = "http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel"
@@ -410,7 +413,7 @@ def write(project: Project) -> bytes:
                  ("Metadata/project_settings.config", bambu_project_settings(project))]
     if project.colour_changes:
         files.append(("Metadata/custom_gcode_per_layer.xml", bambu_colour_changes(project)))
-        files.append(("Metadata/Prusa_Slicer_custom_gcode_per_print_z.xml", prusa_colour_changes(project)))
+        files.append((PRUSA_CHANGES, prusa_colour_changes(project)))
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as archive:
         for name, text in files:
@@ -419,3 +422,17 @@ def write(project: Project) -> bytes:
             info.external_attr = 0o644 << 16
             archive.writestr(info, text.encode("utf-8"))
     return buf.getvalue()
+
+
+def colour_changes(data: bytes) -> tuple[tuple[float, str], ...]:
+    """A plate file's colour changes as (the top of the first layer printed after it, in mm;
+    the colour then loaded, ``#RRGGBB``), read back from its PrusaSlicer list, which both
+    layouts write (an empty tuple for a file without one)."""
+    from xml.etree import ElementTree
+
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        if PRUSA_CHANGES not in z.namelist():
+            return ()
+        root = ElementTree.fromstring(z.read(PRUSA_CHANGES))
+    return tuple(sorted((float(c.get("print_z", "nan")), c.get("color", "")) for c in root.iter("code")
+                        if c.get("type") == "0"))

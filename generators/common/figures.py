@@ -31,13 +31,16 @@ class Fact:
 
 @dataclass(frozen=True, slots=True)
 class Table:
-    """Rows of cells under ``columns``; ``align`` has one of ``<`` / ``>`` per column."""
+    """Rows of cells under ``columns``; ``align`` has one of ``<`` / ``>`` per column;
+    ``orders`` gives a column (by index) whose words sort in their own order, not the
+    alphabet's (tiers: ``easy`` < ``medium`` < ``hard``)."""
 
     columns: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     align: str = ""
     pictures: tuple[int, ...] = ()
     colours: tuple[tuple[str, str], ...] = ()
+    orders: tuple[tuple[int, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

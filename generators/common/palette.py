@@ -34,7 +34,7 @@ def assign(names: Sequence[str]) -> dict[str, str]:
 
 
 #: Names of the other colours printed things use (card stone, inks, the NO-AMS pair).
-OTHER_NAMES = {"#CBBE9E": "stone", "#1A1A1A": "black", "#F5F5F5": "white", "#E8E0CC": "cream",
+OTHER_NAMES = {"#CBBE9E": "sand", "#1A1A1A": "black", "#F5F5F5": "white", "#E8E0CC": "cream",
                "#3B352C": "dark brown", "#FFFFFF": "white", "#EFE6D2": "cream", "#C0392B": "ruby red",
                "#2E86C1": "sapphire blue", "#27AE60": "emerald green", "#F1C40F": "topaz yellow",
                "#F4F1EA": "pearl white", "#8E44AD": "amethyst purple"}

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from generators.common.figures import Bars, Drawing, Fact, Figure, Histogram, Table
+from generators.common.grading import Tier
 from generators.common.words import plural
 from generators.puzzle_temple.deck import Card, Deck, Face
 from solver.puzzle import Solution
@@ -105,7 +106,7 @@ def card_table(deck: Deck, check: DeckCheck) -> Table:
                      f"{mean:.2f}" if mean is not None else "-", tier.value if tier else "-",
                      "FAIL" if bad else "ok"))
     return Table(("card", "cells", "solutions, faces 1-6", "difficulty", "tier", "check"), tuple(rows),
-                 ">><>< ")
+                 ">><>< ", orders=((4, ("-", *(t.value for t in Tier))),))
 
 
 def face_drawing(deck: Deck, card: Card, face: Face, f: FaceCheck) -> Drawing:
@@ -189,6 +190,7 @@ def build_report(deck: Deck, check: DeckCheck) -> list[Figure]:
                      f"{mean:.2f}" if mean is not None else "-", tier.value if tier else "-"))
     table = Table(("card", "face 1 solved", "cells", "solutions, faces 1-6", "difficulty (bits), faces 1-6",
                    "mean difficulty", "tier"), tuple(rows), "><>>>><", pictures=(1,),
-                  colours=tuple((key[name], colours[name]) for name in key))
+                  colours=tuple((key[name], colours[name]) for name in key),
+                  orders=((6, ("-", *(t.value for t in Tier))),))
     usage = Bars("faces that use each block", tuple(check.usage), tuple(float(n) for n in check.usage.values()))
     return [verdict(deck, check), *summary(deck, check), usage, table]

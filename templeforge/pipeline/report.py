@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from generators.common.figures import Bars, Drawing, Fact, Figure, Histogram, Table
 from generators.common.words import plural
 from generators.contract import Paper
+from templeforge.pipeline.printing import paper_html, plastic_html, plates_html
 
 if TYPE_CHECKING:  # the report is given its data; it does not reach back into the runner
     from templeforge.pipeline.runner import Reported
@@ -37,6 +38,7 @@ STYLE = """
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); }
 main { max-width: 1120px; margin: 0 auto; padding: 16px; }
+h3 { font-size: 1.02em; margin: 1em 0 0.2em; }
 h1 { font-size: 1.6em; margin: 0.2em 0; } h2 { font-size: 1.2em; margin-top: 1.6em;
   border-bottom: 1px solid var(--line); padding-bottom: 4px; }
 .lead { color: var(--muted); margin-top: 0; }
@@ -55,6 +57,9 @@ figure { margin: 0; } figcaption { color: var(--muted); font-size: 0.9em; }
 .thumbs { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 10px; }
 .thumbs a { display: block; text-decoration: none; color: var(--muted); font-size: 0.85em; }
 .thumbs img { width: 100%; height: auto; border: 1px solid var(--line); background: #fff; }
+.swatch { display: inline-block; width: 0.9em; height: 0.9em; border: 1px solid #666; border-radius: 2px;
+          vertical-align: -0.1em; margin-right: 6px; }
+details summary { cursor: pointer; color: var(--accent); margin: 6px 0; }
 code, pre { background: var(--soft); border-radius: 4px; padding: 1px 4px; font-size: 0.9em; }
 pre { padding: 8px; overflow-x: auto; }
 svg text { font: 11px system-ui, sans-serif; fill: var(--ink); }
@@ -126,29 +131,30 @@ def histogram_svg(h: Histogram) -> str:
     return bars_svg(labels, [float(n) for n in h.bins], h.title, colour="#6a3d9a")
 
 
-def picture_svg(picture: str, colours: Mapping[str, str], cell: int | None = None) -> str:
-    """A text picture (a letter per cell, ``.`` for none) as a grid of coloured squares. A
-    small picture (a pattern's window) gets larger cells, each with its letter, in a frame."""
+#: The side of a picture's cell in the report, in pixels: one scale for every picture, so a
+#: larger lock draws larger, and room for the cell's letter.
+CELL = 16
+
+
+def picture_svg(picture: str, colours: Mapping[str, str], cell: int = CELL) -> str:
+    """A text picture (a letter per cell, ``.`` for none) as a grid of coloured squares, each
+    with its letter (read without telling colours apart), in a frame round the picture."""
     rows = picture.splitlines()
     width = max((len(r) for r in rows), default=0)
-    small = max(width, len(rows)) <= 4
-    cell = cell or (18 if small else 9)
     out = [f'<svg viewBox="0 0 {width * cell} {len(rows) * cell}" width="{width * cell}" '
-           f'height="{len(rows) * cell}" role="img" aria-label="{esc(picture)}">']
-    if small:
-        out.append(f'<rect x="0.5" y="0.5" width="{width * cell - 1}" height="{len(rows) * cell - 1}" '
-                   f'fill="#F4EFE3" stroke="#B8A98A" stroke-width="1" stroke-dasharray="2 2"/>')
+           f'height="{len(rows) * cell}" role="img" aria-label="{esc(picture)}">',
+           f'<rect x="0.5" y="0.5" width="{width * cell - 1}" height="{len(rows) * cell - 1}" '
+           f'fill="#F4EFE3" stroke="#B8A98A" stroke-width="1" stroke-dasharray="2 2"/>']
     for y, row in enumerate(rows):
         for x, ch in enumerate(row):
             if ch in ". ":
                 continue
             fill = colours.get(ch, "#888888")
+            ink = "#000" if _light(fill) else "#fff"
             out.append(f'<rect x="{x * cell}" y="{y * cell}" width="{cell}" height="{cell}" fill="{fill}" '
-                       f'stroke="#333" stroke-width="0.6"/>')
-            if small:
-                ink = "#000" if _light(fill) else "#fff"
-                out.append(f'<text x="{x * cell + cell / 2}" y="{y * cell + cell * 0.7}" font-size="{cell * 0.55:g}" '
-                           f'text-anchor="middle" font-weight="bold" fill="{ink}">{esc(ch)}</text>')
+                       f'stroke="#333" stroke-width="0.6"/>'
+                       f'<text x="{x * cell + cell / 2:g}" y="{y * cell + cell * 0.7:g}" font-size="{cell * 0.55:g}" '
+                       f'text-anchor="middle" font-weight="bold" fill="{ink}">{esc(ch)}</text>')
     out.append("</svg>")
     return "".join(out)
 
@@ -166,6 +172,7 @@ def _light(colour: str) -> bool:
 def table_html(t: Table, sortable: bool = True) -> str:
     align = (t.align or "<" * len(t.columns)).ljust(len(t.columns), "<")
     colours = dict(t.colours)
+    orders = {column: {word: str(rank) for rank, word in enumerate(words)} for column, words in t.orders}
     head = "".join(f'<th class="{"r" if a == ">" else ""}">{esc(c)}</th>' for c, a in zip(t.columns, align))
     rows = []
     for row in t.rows:
@@ -175,7 +182,8 @@ def table_html(t: Table, sortable: bool = True) -> str:
                 cells.append(f'<td data-v="{sum(ch not in ". " for ch in value)}">'
                              f'{picture_svg(value, colours)}</td>')
             else:
-                cells.append(f'<td class="{"r" if a == ">" else ""}" data-v="{esc(value)}">{esc(value)}</td>')
+                key = orders.get(i, {}).get(value, value)
+                cells.append(f'<td class="{"r" if a == ">" else ""}" data-v="{esc(key)}">{esc(value)}</td>')
         rows.append("<tr>" + "".join(cells) + "</tr>")
     kind = ' class="sortable"' if sortable else ""
     return (f'<div class="wide"><table{kind}><thead><tr>{head}</tr></thead><tbody>'
@@ -259,7 +267,8 @@ def bom_html(path: Path) -> str:
 
 def page(*, title: str, lead: str, verdict: tuple[bool, str], command: str, versions: Mapping[str, str],
          figures: Sequence[Figure], folder: Path, files: Sequence[str],
-         links: Sequence[tuple[str, str]], captions: Mapping[str, str], stamp: str | None = None) -> str:
+         links: Sequence[tuple[str, str]], captions: Mapping[str, str], stamp: str | None = None,
+         guidance: str = "") -> str:
     """The whole report as HTML text; ``stamp`` (``UNVERIFIED``) heads it, stays in view at
     the top of the window as the page scrolls, and is printed on every printed page."""
     facts, plots, tables = figures_html([f for f in figures if not (isinstance(f, Fact) and
@@ -284,6 +293,7 @@ def page(*, title: str, lead: str, verdict: tuple[bool, str], command: str, vers
         f'<p class="verdict{"" if ok else " bad"}"><strong>{"Verified" if ok else "Not verified"}:</strong> '
         f"{esc(said)}</p>",
         f"<h2>What was built</h2><ul>{link_items}</ul>",
+        f"<h2>How to print</h2>{guidance}" if guidance else "",
         f"<h2>The deck</h2>{facts}{plots}",
         f"<h2>Cards</h2><p class=\"lead\">Click a column's heading to sort by it.</p>{tables}",
     ]
@@ -304,7 +314,8 @@ def page(*, title: str, lead: str, verdict: tuple[bool, str], command: str, vers
             parts.append(f'<p>Every NO-AMS plate (<a href="models/no-ams/">models/no-ams/</a>, '
                          f"{esc(captions.get('no-ams', 'one filament'))}), from above:</p>"
                          + thumbs_html(folder, no_ams))
-    parts.append("<h2>Bill of materials</h2>" + bom_html(folder / "models" / "bom.csv"))
+    parts.append("<h2>Bill of materials</h2>" + bom_html(folder / "models" / "bom.csv")
+                 + plates_html(folder / "models"))
     parts.append(f"<h2>Reproduce it</h2><pre>{esc(command)}</pre><div class=\"wide\"><table><thead><tr>"
                  f"<th>package</th><th>version</th></tr></thead><tbody>{version_rows}</tbody></table></div>")
     parts.append("<p>Each stage's time is in <code>build.json</code>, beside this page: the page itself is the "
@@ -338,7 +349,9 @@ def make(made: Reported) -> bytes:
     seed = made.settings.generate.values.get("seed")
     lead = (f"{len(made.deck.cards)} cards, seed {seed}, built by templeforge {__version__}. Everything below "
             f"comes from the files beside this page.")
+    guidance = paper_html(made.settings.pdf.values, files) + plastic_html(made.settings.cad.values,
+                                                                          folder / "models")
     text = page(title=f"{info.title}: the kit", lead=lead, verdict=(made.check.ok, verdict), command=made.command,
                 versions=made.versions, figures=figures, folder=folder, files=files,
-                links=listed, captions=plastic_of(info).CAPTIONS, stamp=made.stamp)
+                links=listed, captions=plastic_of(info).CAPTIONS, stamp=made.stamp, guidance=guidance)
     return text.encode("utf-8")

@@ -109,7 +109,7 @@ def test_the_bill_lists_each_plates_filaments_in_slot_order(made: kit.Kit, cad_d
     assert len(firsts) == made.no_ams_plates and sum(r.parts for r in firsts) == made.pieces
     assert all(r.grams > 0 for r in rows)
     ams = made.bom["ams"]
-    assert {r.filament for r in ams} >= {"stone: card body", "black: ink (pips, icons, ids)"}
+    assert {r.filament for r in ams} >= {"sand: card body", "black: ink (pips, icons, ids)"}
     for plate in range(1, made.ams_plates + 1):
         slots = [r.slot for r in ams if r.plate == plate]
         assert slots == list(range(1, len(slots) + 1)) and len(slots) <= 4
@@ -118,7 +118,7 @@ def test_the_bill_lists_each_plates_filaments_in_slot_order(made: kit.Kit, cad_d
     csv = kit.bom_csv(made)
     assert csv.splitlines()[0] == "profile,plate,slot,filament,colour,hex,parts,grams_solid"
     assert len(csv.splitlines()) == len(rows) + len(ams) + 1
-    assert ",1,\"stone: card body\",stone,#CBBE9E," in csv
+    assert ",1,\"sand: card body\",sand,#CBBE9E," in csv
 
 
 def _declared(data: bytes) -> list[str]:
@@ -168,7 +168,7 @@ def test_a_part_that_needs_more_filaments_than_the_ams_has_slots_is_refused(cad_
     result = CliRunner().invoke(main, ["cad", str(deck_file), "--out", str(tmp_path / "m"), "--ams-slots", "1",
                                        "--players", "1"])
     assert result.exit_code == 2, result.output
-    assert re.search(r"--ams-slots: card \d+ needs 2 filaments \(stone: card body, black: ink \(pips, icons, ids\)\), "
+    assert re.search(r"--ams-slots: card \d+ needs 2 filaments \(sand: card body, black: ink \(pips, icons, ids\)\), "
                      r"more than the 1 slots", result.stderr)
     assert not (tmp_path / "m").exists()
 

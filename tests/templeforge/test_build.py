@@ -106,6 +106,14 @@ def test_the_report_holds_the_verdict_the_cards_the_plots_and_the_bill(built: Pa
     assert "templeforge build --game puzzle-temple --profile" in page
     assert "build.json" in page and "seconds" not in page, "the stages' times live in build.json only"
     assert "http://" not in page and "https://" not in page, "the report must open offline"
+    # printing guidance from the build's settings, and each plate's filaments from bom.csv
+    assert "<h2>How to print</h2>" in page and "<strong>100% scale</strong>" in page
+    assert "flipped on the long edge" in page and "Paper: A4 (210 x 297 mm)" in page
+    assert "Bambu Lab X1 (256 x 256 mm bed, clear of its excluded front-left corner)" in page
+    assert "<td>AMS slot 1</td>" in page and "<td>AMS slot 2</td>" in page
+    # tiers sort as easy < medium < hard, not as the alphabet has them
+    tiers = re.findall(r'<td class="" data-v="(\d)">(easy|medium|hard|-)</td>', page)
+    assert tiers and all(int(rank) == ("-", "easy", "medium", "hard").index(word) for rank, word in tiers)
 
 
 def test_a_second_build_does_nothing_and_a_pdf_setting_redoes_only_the_pdfs(built: Path, tmp_path: Path) -> None:
