@@ -376,10 +376,12 @@ def make(made: Sequence[Piece], filaments: Filaments, bed: tuple[float, float], 
         sheets = arrange(made, bed[0], bed[1], gap, single=not multi, slots=slots, number=filaments.number,
                          excluded=machine.excluded if machine else ())
         counts[profile] = len(sheets)
+        projects = []
         for sheet in sheets:
             proj = project(sheet, by_key, f"{title}: plate {sheet.number}", multi, filaments, slicer, layer,
                            machine or threemf.Machine(bed[0], bed[1], max(bed)))
             files[f"{profile}/plate-{sheet.number:02d}.3mf"] = threemf.write(proj)
+            projects.append(proj)
         bom[profile] = bill(sheets, by_key, density, multi, filaments)
         scenes = []
         for sheet in sheets:
@@ -393,7 +395,36 @@ def make(made: Sequence[Piece], filaments: Filaments, bed: tuple[float, float], 
         for sheet, image in zip(sheets, mapper(top_view, scenes)):
             progress(f"preview of {profile} plate {sheet.number}")
             files[f"previews/{profile}/plate-{sheet.number:02d}.png"] = image
+        if slicer == "bambu":
+            pictures = [thumbnail(files[f"previews/{profile}/plate-{sheet.number:02d}.png"]) for sheet in sheets]
+            name = f"{stamp()}: {title}" if stamp() else title
+            files[all_plates(profile)] = threemf.write_plates(f"{name}: every {profile.upper()} plate", projects,
+                                                              pictures)
     return Kit(files, counts.get("ams", 0), counts.get("no-ams", 0), sum(p.copies for p in made), bom)
+
+
+def all_plates(profile: str) -> str:
+    """The name of a kit's one project with every plate of ``profile`` (Bambu layout)."""
+    return f"{profile}-all-plates.3mf"
+
+
+#: The side of a plate's picture in a multi-plate project, in pixels (Bambu Studio's own
+#: plate thumbnails are 512 x 512).
+THUMBNAIL = 512
+
+
+def thumbnail(png: bytes) -> bytes:
+    """A plate preview shrunk to a ``THUMBNAIL``-pixel square for a project's plate picture."""
+    import io
+
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as image:
+        square = Image.new("RGB", (max(image.size),) * 2, "#FFFFFF")
+        square.paste(image.convert("RGB"), ((square.width - image.width) // 2, (square.height - image.height) // 2))
+    out = io.BytesIO()
+    square.resize((THUMBNAIL, THUMBNAIL), Image.Resampling.LANCZOS).save(out, "PNG", optimize=True)
+    return out.getvalue()
 
 
 def bom_csv(made: Kit) -> str:

@@ -264,8 +264,13 @@ def _text(value: str) -> str:
     return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def model_settings(layout: Sequence[tuple[int, Item, list[int]]]) -> str:
-    """``Metadata/model_settings.config``: each part's filament, for Bambu Studio and Orca."""
+def model_settings(layout: Sequence[tuple[int, Item, list[int]]],
+                   plates: Sequence[Sequence[int]] | None = None, thumbnails: bool = False) -> str:
+    """``Metadata/model_settings.config``: each part's filament, for Bambu Studio and Orca,
+    and the plates: ``plates`` lists each plate's items (indices into ``layout``; one plate
+    of every item by default), each a ``<plate>`` with its number (``plater_id``, from 1),
+    its objects' instances and, with ``thumbnails``, its picture ``Metadata/plate_N.png``
+    (bbs_3mf.cpp reads ``plater_id``, ``model_instance`` and ``thumbnail_file``)."""
     out = ['<?xml version="1.0" encoding="UTF-8"?>', "<config>"]
     for parent, item, part_ids in layout:
         out.append(f'  <object id="{parent}">')
@@ -277,28 +282,46 @@ def model_settings(layout: Sequence[tuple[int, Item, list[int]]]) -> str:
             out.append(f'      <metadata key="extruder" value="{part.filament}"/>')
             out.append("    </part>")
         out.append("  </object>")
-    out.append("  <plate>")
-    out.append('    <metadata key="plater_id" value="1"/>')
-    for i, (parent, _, _) in enumerate(layout):
-        out.append("    <model_instance>")
-        out.append(f'      <metadata key="object_id" value="{parent}"/>')
-        out.append('      <metadata key="instance_id" value="0"/>')
-        out.append(f'      <metadata key="identify_id" value="{1000 + i}"/>')
-        out.append("    </model_instance>")
-    out.append("  </plate>")
+    for number, members in enumerate(plates if plates is not None else [range(len(layout))], start=1):
+        out.append("  <plate>")
+        out.append(f'    <metadata key="plater_id" value="{number}"/>')
+        if plates is not None:
+            out.append(f'    <metadata key="plater_name" value="plate {number}"/>')
+            out.append('    <metadata key="locked" value="false"/>')
+        if thumbnails:
+            out.append(f'    <metadata key="thumbnail_file" value="{thumbnail_name(number)}"/>')
+        for i in members:
+            out.append("    <model_instance>")
+            out.append(f'      <metadata key="object_id" value="{layout[i][0]}"/>')
+            out.append('      <metadata key="instance_id" value="0"/>')
+            out.append(f'      <metadata key="identify_id" value="{1000 + i}"/>')
+            out.append("    </model_instance>")
+        out.append("  </plate>")
     out.append("</config>")
     return "\n".join(out) + "\n"
 
 
-def bambu_colour_changes(project: Project) -> str:
+def thumbnail_name(plate: int) -> str:
+    """Where a Bambu project keeps plate ``plate``'s picture (bbs_3mf.hpp's
+    ``THUMBNAIL_FILE_FORMAT``)."""
+    return f"Metadata/plate_{plate}.png"
+
+
+def bambu_colour_changes(project: Project, plates: Sequence[Project] = ()) -> str:
     """``Metadata/custom_gcode_per_layer.xml``: a colour change (type 0) before the first layer
-    above each change's height."""
-    out = ['<?xml version="1.0" encoding="utf-8"?>', "<custom_gcodes_per_layer>", "<plate>", '<plate_info id="1"/>']
-    for c in sorted(project.colour_changes, key=lambda c: c.z):
-        colour = project.filaments[c.filament - 1].colour.upper()
-        top = _num(c.z + project.layer)
-        out.append(f'<layer top_z="{top}" type="0" extruder="1" color="{colour}" extra="" gcode="M600"/>')
-    out += ['<mode value="SingleExtruder"/>', "</plate>", "</custom_gcodes_per_layer>"]
+    above each change's height, in a ``<plate>`` per plate (``plates``: the plates of a
+    multi-plate project, each with its own changes; the project alone by default)."""
+    out = ['<?xml version="1.0" encoding="utf-8"?>', "<custom_gcodes_per_layer>"]
+    for number, plate in enumerate(plates or [project], start=1):
+        if not plate.colour_changes:
+            continue
+        out += ["<plate>", f'<plate_info id="{number}"/>']
+        for c in sorted(plate.colour_changes, key=lambda c: c.z):
+            colour = plate.filaments[c.filament - 1].colour.upper()
+            top = _num(c.z + plate.layer)
+            out.append(f'<layer top_z="{top}" type="0" extruder="1" color="{colour}" extra="" gcode="M600"/>')
+        out += ['<mode value="SingleExtruder"/>', "</plate>"]
+    out.append("</custom_gcodes_per_layer>")
     return "\n".join(out) + "\n"
 
 
@@ -382,6 +405,7 @@ CONTENT_TYPES = """<?xml version="1.0" encoding="UTF-8"?>
 <Default Extension="model" ContentType="application/vnd.ms-package.3dmanufacturing-3dmodel+xml"/>
 <Default Extension="config" ContentType="text/xml"/>
 <Default Extension="xml" ContentType="text/xml"/>
+<Default Extension="png" ContentType="image/png"/>
 </Types>
 """
 
@@ -414,14 +438,85 @@ def write(project: Project) -> bytes:
     if project.colour_changes:
         files.append(("Metadata/custom_gcode_per_layer.xml", bambu_colour_changes(project)))
         files.append((PRUSA_CHANGES, prusa_colour_changes(project)))
+    return _zip(files)
+
+
+def _zip(files: Sequence[tuple[str, str | bytes]]) -> bytes:
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as archive:
-        for name, text in files:
+        for name, content in files:
             info = zipfile.ZipInfo(name, DATE)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
-            archive.writestr(info, text.encode("utf-8"))
+            archive.writestr(info, content.encode("utf-8") if isinstance(content, str) else content)
     return buf.getvalue()
+
+
+#: Bambu Studio lays a project's plates out in a grid, each a bed plus a fifth apart
+#: (PartPlate.cpp's ``LOGICAL_PART_PLATE_GAP``), in ``ceil(sqrt(plates))`` columns, the
+#: rows going towards -Y (``PartPlateList::compute_shape_position``).
+PLATE_GAP = 1 / 5
+
+
+def plate_origin(index: int, count: int, width: float, depth: float) -> tuple[float, float]:
+    """Where Bambu Studio puts the bed of plate ``index`` (from 0) of ``count``."""
+    import math
+
+    columns = math.ceil(math.sqrt(count) - 1e-9)
+    row, column = divmod(index, columns)
+    return column * width * (1 + PLATE_GAP), -row * depth * (1 + PLATE_GAP)
+
+
+def write_plates(title: str, plates: Sequence[Project], thumbnails: Sequence[bytes] = ()) -> bytes:
+    """One Bambu Studio project holding every plate of ``plates`` (Bambu layout, each laid
+    out on its own bed): each plate's objects moved onto that plate's bed in the project's
+    grid (``plate_origin``), one filament list for the project (every plate's filaments,
+    each once, in order of first use: a plate still uses only its own, which the slicer maps
+    to AMS slots when it prints), each plate's colour changes under its number, and its
+    picture ``thumbnails[i]`` (PNG) as ``Metadata/plate_N.png``.
+
+    Raises:
+        ValueError: no plates, a plate for another slicer, or a plate's own problems.
+    """
+    if not plates:
+        raise ValueError("no plates")
+    for plate in plates:
+        if plate.slicer != "bambu":
+            raise ValueError("a multi-plate project is Bambu Studio's: every plate must be in the bambu layout")
+        if plate.problems():
+            raise ValueError("; ".join(plate.problems()))
+    if thumbnails and len(thumbnails) != len(plates):
+        raise ValueError(f"{len(thumbnails)} thumbnails for {len(plates)} plates")
+    filaments: list[Filament] = []
+    for plate in plates:
+        filaments += [f for f in plate.filaments if f not in filaments]
+    first = plates[0]
+    items: list[Item] = []
+    members: list[list[int]] = []
+    moved: list[Project] = []
+    for index, plate in enumerate(plates):
+        dx, dy = plate_origin(index, len(plates), first.machine.width, first.machine.depth)
+        number = {i + 1: filaments.index(f) + 1 for i, f in enumerate(plate.filaments)}
+        mine = []
+        for item in plate.items:
+            parts = tuple(Part(p.name, p.mesh, number[p.filament]) for p in item.parts)
+            mine.append(len(items))
+            items.append(Item(item.name, parts, item.x + dx, item.y + dy, item.z))
+        members.append(mine)
+        moved.append(Project(plate.title, (), tuple(filaments),
+                             tuple(ColourChange(c.z, number[c.filament]) for c in plate.colour_changes),
+                             layer=plate.layer, machine=plate.machine, writer=plate.writer))
+    whole = Project(title, tuple(items), tuple(filaments), slicer="bambu", layer=first.layer, machine=first.machine,
+                    writer=first.writer)
+    model, layout = model_xml(whole)
+    files: list[tuple[str, str | bytes]] = [
+        ("[Content_Types].xml", CONTENT_TYPES), ("_rels/.rels", RELS), (MODEL_PATH, model),
+        ("Metadata/model_settings.config", model_settings(layout, members, thumbnails=bool(thumbnails))),
+        ("Metadata/project_settings.config", bambu_project_settings(whole))]
+    if any(p.colour_changes for p in moved):
+        files.append(("Metadata/custom_gcode_per_layer.xml", bambu_colour_changes(whole, moved)))
+    files += [(thumbnail_name(n), png) for n, png in enumerate(thumbnails, start=1)]
+    return _zip(files)
 
 
 def colour_changes(data: bytes) -> tuple[tuple[float, str], ...]:

@@ -41,6 +41,29 @@ def test_the_kit_has_an_stl_per_distinct_part_and_plates_in_both_profiles(made: 
     assert any(n.startswith("previews/card-") for n in made.files)
 
 
+def test_each_profile_has_one_project_with_every_plate_and_its_picture(made: kit.Kit) -> None:
+    """One file to open instead of one per plate: the Bambu layout's multi-plate project
+    holds every plate of its profile, each object on its plate, each plate's picture a
+    512-pixel square of its preview."""
+    from PIL import Image
+
+    for profile, count in (("ams", made.ams_plates), ("no-ams", made.no_ams_plates)):
+        data = made.files[kit.all_plates(profile)]
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            settings = ET.fromstring(z.read("Metadata/model_settings.config"))
+            plates = settings.findall("plate")
+            assert len(plates) == count
+            objects = sum(len(p.findall("model_instance")) for p in plates)
+            per_plate = 0
+            for n in range(1, count + 1):
+                with zipfile.ZipFile(io.BytesIO(made.files[f"{profile}/plate-{n:02d}.3mf"])) as one:
+                    plate = ET.fromstring(one.read("Metadata/model_settings.config")).find("plate")
+                per_plate += len(plate.findall("model_instance"))
+            assert objects == per_plate
+            with Image.open(io.BytesIO(z.read(f"Metadata/plate_{count}.png"))) as picture:
+                assert picture.size == (kit.THUMBNAIL, kit.THUMBNAIL)
+
+
 def test_every_plate_lies_on_the_bed_with_its_parts_apart(made: kit.Kit) -> None:
     for name, data in made.files.items():
         if not name.startswith("ams/"):

@@ -206,3 +206,51 @@ def test_the_prusa_layout_is_a_prusaslicer_project_with_its_colours_and_changes(
     assert config["nozzle_diameter"] == "0.4,0.4" and config["bed_shape"] == "0x0,250x0,250x210,0x210"
     assert b'print_z="3.6"' in files["Metadata/Prusa_Slicer_custom_gcode_per_print_z.xml"]
     assert "Metadata/project_settings.config" not in files
+
+
+def test_one_bambu_project_holds_every_plate_each_on_its_bed_with_its_picture_and_changes() -> None:
+    """A multi-plate Bambu Studio project, as BambuStudio's bbs_3mf.cpp reads one: each
+    ``<plate>`` of ``Metadata/model_settings.config`` (``plater_id``, its objects'
+    ``model_instance``s, ``thumbnail_file`` pointing at ``Metadata/plate_N.png``) claims its
+    objects, and each object's build transform must already put it on that plate's bed in
+    the plate grid of PartPlate.cpp (``compute_shape_position``: ``ceil(sqrt(n))`` columns,
+    a bed and a fifth apart, rows towards -Y); ``custom_gcode_per_layer.xml`` keeps each
+    plate's colour changes under ``<plate_info id="N"/>``; the project's filament list
+    (``project_settings.config``'s ``filament_colour``) holds every plate's filaments once."""
+    machine = threemf.Machine(200, 150, 200)
+    other = (threemf.Filament("PLA black", "#1A1A1A"), threemf.Filament("PLA white", "#F2F2F2"))
+    plates = [replace(project(), machine=machine) for _ in range(4)]
+    plates.append(replace(project((threemf.ColourChange(3.4, 2),)), filaments=other, machine=machine))
+    data = threemf.write_plates("kit", plates, [b"\x89PNG one"] * 5)
+    read_strict(data)
+    got = members(data)
+    assert got["Metadata/plate_5.png"] == b"\x89PNG one"
+    root = ET.fromstring(got["Metadata/model_settings.config"])
+    found = root.findall("plate")
+    assert [p.find("metadata[@key='plater_id']").get("value") for p in found] == ["1", "2", "3", "4", "5"]
+    assert [p.find("metadata[@key='thumbnail_file']").get("value") for p in found][-1] == "Metadata/plate_5.png"
+    model = ET.fromstring(got[threemf.MODEL_PATH])
+    ns = {"m": threemf.CORE}
+    moved = {item.get("objectid"): [float(v) for v in item.get("transform").split()[9:11]]
+             for item in model.find("m:build", ns)}
+    # five plates: three columns; plate 5 (index 4) is row 1, column 1
+    assert threemf.plate_origin(4, 5, 200, 150) == pytest.approx((240.0, -180.0))
+    for index, plate in enumerate(found):
+        dx, dy = threemf.plate_origin(index, 5, 200, 150)
+        ids = [i.find("metadata[@key='object_id']").get("value") for i in plate.findall("model_instance")]
+        assert len(ids) == 2
+        assert [v for i in sorted(ids, key=lambda i: moved[i]) for v in moved[i]] == \
+            pytest.approx([10 + dx, 20 + dy, 60 + dx, 20 + dy])
+    changes = ET.fromstring(got["Metadata/custom_gcode_per_layer.xml"])
+    (plate,) = changes.findall("plate")
+    assert plate.find("plate_info").get("id") == "5"
+    assert [(c.get("top_z"), c.get("color")) for c in plate.findall("layer")] == [("3.6", "#F2F2F2")]
+    import json
+    colours = json.loads(got["Metadata/project_settings.config"])["filament_colour"]
+    assert colours == ["#F2F2F2", "#E69F00", "#1A1A1A"]
+    # the last plate's parts use the project's numbers for its own filaments
+    extruders = {m.get("value") for o in root.findall("object") for m in o.iter("metadata")
+                 if m.get("key") == "extruder"}
+    assert extruders == {"1", "2", "3"}
+    with pytest.raises(ValueError, match="bambu layout"):
+        threemf.write_plates("kit", [replace(project(), slicer="prusa")])
