@@ -42,10 +42,13 @@ PARAMETERS = (
     Parameter("pocket_depth", 2.4, "mm", 0.6, 10.0, "holds the blocks in place; a multiple of the layer height"),
     Parameter("clearance", 0.2, "mm", 0.1, 0.4, "slip fit per side between a block and a pocket wall on a "
               "0.4 mm nozzle (print the fit-test coupon to choose yours)"),
-    Parameter("deboss_depth", 0.6, "mm", 0.6, 2.0, "indented numbers and icons read in one colour at 0.6 mm; a "
-              "multiple of the layer height"),
+    Parameter("deboss_depth", 1.0, "mm", 0.6, 2.0, "indented numbers and icons; in NO-AMS the light filament "
+              "above the marks' floor is this thick, and under 1.0 mm a dark body shows through it; a multiple "
+              "of the layer height"),
     Parameter("bottom_chamfer", 0.4, "mm", 0.0, 1.0, "counters elephant foot (0.3-0.5 mm suits most printers)"),
     Parameter("top_fillet", 0.6, "mm", 0.0, 2.0, "softens the top edges a hand touches"),
+    Parameter("lead_in", 0.4, "mm", 0.0, 1.0, "a chamfer round the rim of every pocket and hole, so a piece finds "
+              "its way in"),
     Parameter("stone_size", 30.0, "mm", 20.0, 60.0, "a square tile's side (a stone): its symbol reads across "
               "the table, and nine fit a hand's span"),
     Parameter("stone_thickness", 5.0, "mm", 3.0, 12.0, "a stone thick enough to pick up and to carry a symbol on "
@@ -130,6 +133,7 @@ class Physical:
     deboss_depth: float = BY_NAME["deboss_depth"].default
     bottom_chamfer: float = BY_NAME["bottom_chamfer"].default
     top_fillet: float = BY_NAME["top_fillet"].default
+    lead_in: float = BY_NAME["lead_in"].default
     stone_size: float = BY_NAME["stone_size"].default
     stone_thickness: float = BY_NAME["stone_thickness"].default
     text_size: float = BY_NAME["text_size"].default
@@ -170,6 +174,9 @@ class Physical:
         if 2 * self.deboss_depth > self.stone_thickness - 1.2:
             out.append(f"{source}: deboss_depth: {self.deboss_depth:g} mm on both faces of a {self.stone_thickness:g} "
                        f"mm stone leaves less than 1.2 mm between the symbols")
+        if self.lead_in >= self.pocket_depth / 2:
+            out.append(f"{source}: lead_in: {self.lead_in:g} mm is more than half the {self.pocket_depth:g} mm "
+                       f"pocket depth")
         if self.bottom_chamfer * 2 >= self.pitch / 2:
             out.append(f"{source}: bottom_chamfer: {self.bottom_chamfer:g} mm is too large for a "
                        f"{self.pitch:g} mm cell")

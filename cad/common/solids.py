@@ -33,6 +33,22 @@ def fuse(solids: Sequence[cq.Shape]) -> cq.Shape:
     return solids[0].fuse(*solids[1:]).clean()
 
 
+def lead_in(shape: cq.Shape, z: float, region: tuple[float, float, float, float], size: float) -> cq.Shape:
+    """``shape`` with a 45-degree chamfer ``size`` mm wide on every edge that lies at height
+    ``z`` inside ``region`` (x0, y0, x1, y1): the rims of the pockets and holes cut down from
+    that face, so a piece finds its way in. Unchanged where ``size`` is 0 or no edge is there."""
+    x0, y0, x1, y1 = region
+
+    def rim(edge: cq.Edge) -> bool:
+        points = [edge.startPoint(), edge.endPoint(), edge.Center()]
+        return all(abs(p.z - z) < 1e-6 and x0 < p.x < x1 and y0 < p.y < y1 for p in points)
+
+    edges = [e for e in shape.Edges() if rim(e)]
+    if size <= 0 or not edges:
+        return shape
+    return val(cq.Workplane().add(shape).newObject(edges).chamfer(size))
+
+
 def section(shape: cq.Shape, z: float) -> cq.Shape:
     """The shape cut by the plane at height ``z``: faces."""
     return val(cq.Workplane().add(shape).section(z))

@@ -75,6 +75,7 @@ from cad.puzzle_temple.parts import (  # noqa: F401 - the package is the game's 
     coupon_parts,
     hole_radius,
     jewel_solid,
+    ladder,
     pawn_solid,
 )
 from generators.common import palette
@@ -142,11 +143,13 @@ def fixed_pieces(ph: Physical) -> tuple[kit.Piece, ...]:
     floor = ph.card_thickness - ph.deboss_depth
     out = [kit.Piece("board", "board", tuple(kit.Solid(k, mesh(s), k, inlay=k != "body")
                                              for k, s in board_parts(ph)), 1, floor)]
-    plate, domino, _ = coupon_parts(ph)
+    plate, dominoes, _ = coupon_parts(ph)
     out.append(kit.Piece("coupon", "fit-test coupon", tuple(kit.Solid(k, mesh(s), k, inlay=k != "body")
                                                             for k, s in plate), 1, floor))
-    out.append(kit.Piece("coupon-block", "fit-test domino", (kit.Solid("domino", mesh(domino), "block"),)))
-    gem = mesh(jewel_solid())
+    for clearance, domino in dominoes:
+        out.append(kit.Piece(f"coupon-block-{clearance:g}", f"fit-test domino {clearance:g}",
+                             (kit.Solid("domino", mesh(domino), "block"),)))
+    gem = mesh(jewel_solid(ph))
     for name, _ in JEWELS:
         out.append(kit.Piece(f"jewel-{name}", f"jewel {name}", (kit.Solid("jewel", gem, f"jewel-{name}"),),
                              JEWELS_EACH, group=f"jewel-{name}"))

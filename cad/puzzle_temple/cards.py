@@ -14,7 +14,7 @@ import cadquery as cq
 from cad.common import strokes
 from cad.common.outline import offset
 from cad.common.profile import STROKE_PER_CAP, Physical
-from cad.common.solids import fuse, prism, section, val
+from cad.common.solids import fuse, lead_in, prism, section, val
 from generators.puzzle_temple.deck import Card, Deck, Face
 from solver.shapes import lying, plane
 
@@ -145,9 +145,9 @@ def _feature_solid(f: Feature, depth: float, z: float) -> cq.Shape:
 
 
 def card_parts(deck: Deck, card: Card, ph: Physical, ams: bool) -> list[tuple[str, cq.Shape]]:
-    """The card as parts: ``body`` (the plate with its pocket and its marks cut
-    ``deboss_depth`` deep), and with ``ams`` one flush inlay part per filament filling those
-    marks (``ink``, and each block's name)."""
+    """The card as parts: ``body`` (the plate with its pocket, its rim chamfered
+    ``lead_in``, and its marks cut ``deboss_depth`` deep), and with ``ams`` one flush inlay
+    part per filament filling those marks (``ink``, and each block's name)."""
     plan = card_plan(deck, card, ph)
     plate = prism([[(0, 0), (plan.width, 0), (plan.width, plan.depth), (0, plan.depth)]], ph.card_thickness)
     floor = ph.card_thickness - ph.pocket_depth
@@ -159,7 +159,10 @@ def card_parts(deck: Deck, card: Card, ph: Physical, ams: bool) -> list[tuple[st
     for f in plan.features:
         marks.setdefault(f.key, []).append(_feature_solid(f, ph.deboss_depth, z))
     fused = {key: fuse(solids) for key, solids in marks.items()}
-    body = plate.cut(pocket)
+    xs = [x for loop in loops for x, _ in loop]
+    ys = [y for loop in loops for _, y in loop]
+    body = lead_in(plate.cut(pocket), ph.card_thickness, (min(xs) - 0.01, min(ys) - 0.01, max(xs) + 0.01,
+                                                          max(ys) + 0.01), ph.lead_in)
     if fused:
         body = body.cut(cq.Compound.makeCompound(list(fused.values())))
     parts = [("body", body.clean())]

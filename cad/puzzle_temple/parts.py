@@ -11,7 +11,7 @@ import cadquery as cq
 from cad.common import strokes
 from cad.common.outline import offset
 from cad.common.profile import STROKE_PER_CAP, Physical
-from cad.common.solids import fuse, prism, val
+from cad.common.solids import fuse, lead_in, prism, val
 from cad.puzzle_temple.cards import LABEL_GAP, RIM
 
 Cell = tuple[int, int]
@@ -23,35 +23,61 @@ COUPON_CELLS = ((0, 0), (0, 1))  #: a domino: small to print, long enough to fee
 COUPON_GAP = 7.0
 
 
-def coupon_parts(ph: Physical) -> tuple[list[tuple[str, cq.Shape]], cq.Shape, list[float]]:
-    """The fit-test coupon: a plate with a domino pocket at each of ``COUPON_CLEARANCES``
-    (the domino's cells grown by that clearance), each labelled with it, and the domino
-    itself at its nominal size. Print it first: the tightest pocket the domino drops into
-    freely is the clearance to set. Returns the plate's parts (``body``, and ``ink`` for its
-    labels), the domino, and each pocket's clearance in order."""
+def ladder(ph: Physical) -> list[float]:
+    """The clearances the coupon tries: ``COUPON_CLEARANCES`` and the settings' own."""
+    return sorted({*COUPON_CLEARANCES, round(ph.clearance, 2)})
+
+
+def coupon_parts(ph: Physical) -> tuple[list[tuple[str, cq.Shape]], list[tuple[float, cq.Shape]], list[float]]:
+    """The fit-test coupon, built exactly as a kit is at each clearance of ``ladder``: a
+    plate with a domino pocket per clearance (the domino's cells grown by it, with the
+    pockets' lead-in, as a card's pocket is), each labelled with it, the settings' own
+    underlined; and a domino per clearance (shrunk by half of it, chamfered and rounded, as
+    a block is) with its clearance cut into its top. Print it first: the smallest clearance
+    whose domino drops into its pocket freely is the one to set (``clearance`` in the
+    settings, or in ``[cad]`` of a build profile). Returns the plate's parts (``body``, and
+    ``ink`` for its labels), the dominoes with their clearances, and the clearances in order."""
+    from dataclasses import replace
+
+    from cad.puzzle_temple.cards import block_solid
+
+    rungs = ladder(ph)
+    widest = max(rungs)
     stroke = max(ph.min_stroke, ph.text_size * STROKE_PER_CAP)
-    slot = 2 * ph.pitch + 2 * max(COUPON_CLEARANCES)
-    width = RIM + len(COUPON_CLEARANCES) * slot + (len(COUPON_CLEARANCES) - 1) * COUPON_GAP + RIM
-    depth = RIM + ph.pitch + 2 * max(COUPON_CLEARANCES) + LABEL_GAP + ph.text_size + stroke + RIM
+    slot = 2 * ph.pitch + 2 * widest
+    width = RIM + len(rungs) * slot + (len(rungs) - 1) * COUPON_GAP + RIM
+    depth = RIM + ph.pitch + 2 * widest + LABEL_GAP + ph.text_size + 2.5 * stroke + RIM
     plate = prism([[(0, 0), (width, 0), (width, depth), (0, depth)]], ph.card_thickness)
     floor = ph.card_thickness - ph.pocket_depth
-    top = depth - RIM - max(COUPON_CLEARANCES)
+    top = depth - RIM - widest
     labels = []
     pockets = []
-    for i, c in enumerate(COUPON_CLEARANCES):
-        x = RIM + max(COUPON_CLEARANCES) + i * (slot + COUPON_GAP)
+    for i, c in enumerate(rungs):
+        x = RIM + widest + i * (slot + COUPON_GAP)
         loops = [[(x + px, top + py) for px, py in loop] for loop in offset(COUPON_CELLS, ph.pitch, c)]
         pockets.append(prism(loops, ph.pocket_depth + 1.0, floor))
-        text = f"{c:.1f}"
+        text = f"{c:g}"
         tx = x + ph.pitch - strokes.width(text, ph.text_size) / 2
-        for loop in strokes.strokes(text, tx, RIM + stroke / 2, ph.text_size, stroke):
+        ty = RIM + 2 * stroke
+        for loop in strokes.strokes(text, tx, ty, ph.text_size, stroke):
             labels.append(prism([loop], ph.deboss_depth, ph.card_thickness - ph.deboss_depth))
+        if abs(c - ph.clearance) < 1e-9:  # the settings' own: underlined
+            bar = [(tx, RIM), (tx + strokes.width(text, ph.text_size), RIM),
+                   (tx + strokes.width(text, ph.text_size), RIM + stroke), (tx, RIM + stroke)]
+            labels.append(prism([bar], ph.deboss_depth, ph.card_thickness - ph.deboss_depth))
     ink = fuse(labels)
-    body = plate.cut(cq.Compound.makeCompound(pockets)).cut(ink).clean()
-    block = cq.Workplane().add(prism(offset(COUPON_CELLS, ph.pitch, 0.0), ph.block_height))
-    if ph.bottom_chamfer > 0:
-        block = block.faces("<Z").edges().chamfer(ph.bottom_chamfer)
-    return [("body", body), ("ink", ink)], val(block), list(COUPON_CLEARANCES)
+    body = lead_in(plate.cut(cq.Compound.makeCompound(pockets)), ph.card_thickness,
+                   (RIM, top - ph.pitch - widest, width - RIM, top + widest + 1e-3), ph.lead_in)
+    body = body.cut(ink).clean()
+    dominoes = []
+    for c in rungs:
+        domino = block_solid(COUPON_CELLS, replace(ph, clearance=c))
+        text = f"{c:g}"
+        tx = ph.pitch - strokes.width(text, ph.text_size) / 2
+        cut = [prism([loop], ph.deboss_depth + 1.0, ph.block_height - ph.deboss_depth)
+               for loop in strokes.strokes(text, tx, -ph.pitch / 2 - ph.text_size / 2, ph.text_size, stroke)]
+        dominoes.append((c, domino.cut(fuse(cut)).clean()))
+    return [("body", body), ("ink", ink)], dominoes, rungs
 
 
 #: The six jewel colours (13 of each), named.
@@ -67,14 +93,19 @@ def _hexagon(r: float, x: float = 0.0, y: float = 0.0) -> list[tuple[float, floa
     return [(x + r * math.cos(math.pi / 3 * k), y + r * math.sin(math.pi / 3 * k)) for k in range(6)]
 
 
-def jewel_solid() -> cq.Shape:
-    """A gem: a hexagonal prism that sits in a board hole, under a faceted crown."""
-    base = prism([_hexagon(JEWEL_RADIUS)], JEWEL_BASE)
-    crown = cq.Solid.makeLoft([cq.Wire.makePolygon([cq.Vector(x, y, JEWEL_BASE) for x, y in _hexagon(JEWEL_RADIUS)],
+def jewel_solid(ph: Physical) -> cq.Shape:
+    """A gem: a round foot that sits in a board hole whichever way it is turned (its bottom
+    edge chamfered against elephant foot), under a faceted hexagonal crown inside the
+    foot's circle."""
+    work = cq.Workplane().add(cq.Solid.makeCylinder(JEWEL_RADIUS, JEWEL_BASE))
+    if ph.bottom_chamfer > 0:
+        work = work.faces("<Z").edges().chamfer(ph.bottom_chamfer)
+    inner = JEWEL_RADIUS - 0.2
+    crown = cq.Solid.makeLoft([cq.Wire.makePolygon([cq.Vector(x, y, JEWEL_BASE) for x, y in _hexagon(inner)],
                                                    close=True),
                                cq.Wire.makePolygon([cq.Vector(x, y, JEWEL_BASE + JEWEL_CROWN)
-                                                    for x, y in _hexagon(JEWEL_RADIUS * 0.45)], close=True)], True)
-    return fuse([base, crown])
+                                                    for x, y in _hexagon(inner * 0.45)], close=True)], True)
+    return fuse([val(work), crown])
 
 
 #: Four pawns, told apart by shape as well as colour.
@@ -112,9 +143,8 @@ LEVELS = 6
 
 
 def hole_radius(ph: Physical) -> float:
-    """A jewel hole: the gem's hexagonal foot grown by the clearance on every flat side
-    (corner to centre, so divided by cos 30 degrees)."""
-    return JEWEL_RADIUS + ph.clearance * 2 / math.sqrt(3)
+    """A jewel hole: round, the gem's round foot grown by the clearance."""
+    return JEWEL_RADIUS + ph.clearance
 
 
 def board_plan(ph: Physical) -> tuple[float, float, list[tuple[float, float]], list[tuple[float, float]]]:
@@ -132,14 +162,14 @@ def board_plan(ph: Physical) -> tuple[float, float, list[tuple[float, float]], l
 
 
 def board_parts(ph: Physical) -> list[tuple[str, cq.Shape]]:
-    """The board: a plate with the 78 jewel holes (a jewel's foot grown by the clearance,
-    ``pocket_depth`` deep) and each hexagon's outline and number (S for the start) cut in
-    as ``ink`` marks."""
+    """The board: a plate with the 78 round jewel holes (a jewel's foot grown by the
+    clearance, ``pocket_depth`` deep, their rims chamfered ``lead_in``) and each hexagon's
+    outline and number (S for the start) cut in as ``ink`` marks."""
     width, depth, hexes, holes = board_plan(ph)
     plate = prism([[(0, 0), (width, 0), (width, depth), (0, depth)]], ph.card_thickness)
     floor = ph.card_thickness - ph.pocket_depth
     hole_r = hole_radius(ph)
-    cutters = [prism([_hexagon(hole_r, x, y)], ph.pocket_depth + 1.0, floor) for x, y in holes]
+    cutters = [cq.Solid.makeCylinder(hole_r, ph.pocket_depth + 1.0, cq.Vector(x, y, floor)) for x, y in holes]
     radius = HEX / math.sqrt(3)
     stroke = max(ph.min_stroke, ph.text_size * STROKE_PER_CAP)
     z = ph.card_thickness - ph.deboss_depth
@@ -152,5 +182,8 @@ def board_parts(ph: Physical) -> list[tuple[str, cq.Shape]]:
         for loop in strokes.strokes(text, tx, y - ph.text_size / 2, ph.text_size, stroke):
             marks.append(prism([loop], ph.deboss_depth, z))
     ink = fuse(marks)
-    body = plate.cut(cq.Compound.makeCompound(cutters)).cut(ink).clean()
+    xs, ys = [x for x, _ in holes], [y for _, y in holes]
+    region = (min(xs) - hole_r - 0.01, min(ys) - hole_r - 0.01, max(xs) + hole_r + 0.01, max(ys) + hole_r + 0.01)
+    body = lead_in(plate.cut(cq.Compound.makeCompound(cutters)), ph.card_thickness, region, ph.lead_in)
+    body = body.cut(ink).clean()
     return [("body", body), ("ink", ink)]

@@ -29,8 +29,8 @@ def test_the_kit_has_an_stl_per_distinct_part_and_plates_in_both_profiles(made: 
     stl = [n for n in made.files if n.startswith("stl/")]
     assert {f"stl/block-{b.name}.stl" for b in cad_deck.blocks} <= set(stl)
     assert {f"stl/card-{c.id}.stl" for c in cad_deck.cards} <= set(stl)
-    assert made.pieces == 2 * len(cad_deck.blocks) + len(cad_deck.cards) + 1 + 2 + 78 + 4
-    assert {"stl/board.stl", "stl/board-ink.stl", "stl/coupon.stl", "stl/coupon-ink.stl", "stl/coupon-block.stl",
+    assert made.pieces == 2 * len(cad_deck.blocks) + len(cad_deck.cards) + 1 + 1 + 4 + 78 + 4
+    assert {"stl/board.stl", "stl/board-ink.stl", "stl/coupon.stl", "stl/coupon-ink.stl", "stl/coupon-block-0.2.stl",
             "stl/jewel-ruby.stl", "stl/pawn-round.stl"} <= set(stl)
     ams = sorted(n for n in made.files if n.startswith("ams/"))
     no_ams = sorted(n for n in made.files if n.startswith("no-ams/"))
@@ -124,6 +124,9 @@ def test_no_ams_card_plates_change_colour_at_the_deboss_floor(made: kit.Kit) -> 
     ph = Physical()
     # the change comes before the first layer above the floor, so the floor keeps the first colour
     assert floors == {f"{ph.card_thickness - ph.deboss_depth + ph.layer_height:g}"}
+    # the light top printed after the change is thick enough not to show the dark body through
+    (floor,) = floors
+    assert ph.card_thickness - (float(floor) - ph.layer_height) >= 1.0
 
 
 def test_the_bill_lists_each_plates_filaments_in_slot_order(made: kit.Kit, cad_deck: Deck) -> None:

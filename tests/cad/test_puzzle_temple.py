@@ -46,7 +46,11 @@ def test_a_card_is_a_watertight_plate_with_its_pocket_cut(cad_deck: Deck) -> Non
     pocket = area(ct.pocket_loops(card.lock.cells, PH)[0])
     marks = sum(m.Volume() for key, m in ct.card_parts(cad_deck, card, PH, ams=True)[1:])
     assert marks > 0
-    assert solid.Volume() == pytest.approx(w * d * h - pocket * PH.pocket_depth - marks, rel=1e-6)
+    plain = ct.card_solid(cad_deck, card, replace(PH, lead_in=0.0))
+    assert plain.Volume() == pytest.approx(w * d * h - pocket * PH.pocket_depth - marks, rel=1e-6)
+    # the lead-in takes a 45-degree triangle off the whole rim of the pocket
+    rim = sum(e.Length() for e in section(plain, PH.card_thickness - PH.pocket_depth / 2).Edges()) - 2 * (w + d)
+    assert plain.Volume() - solid.Volume() == pytest.approx(rim * PH.lead_in ** 2 / 2, rel=0.1)
 
 
 def assert_every_face_fits(deck: Deck, cards: list[Card] | tuple[Card, ...]) -> None:
@@ -111,9 +115,10 @@ def test_ams_inlays_fill_the_deboss_flush_without_touching_the_body(cad_deck: De
         assert to_mesh(inlay).watertight()
     whole = ct.card_parts(cad_deck, card, PH, ams=False)[0][1]
     plan = ct.card_plan(cad_deck, card, PH)
-    # body + inlays make the plate less its pocket
+    # body + inlays make the plate less its pocket (measured without the rim's lead-in)
     pocket = area(ct.pocket_loops(card.lock.cells, PH)[0]) * PH.pocket_depth
-    total = body.Volume() + sum(p.Volume() for p in parts.values())
+    square = dict(ct.card_parts(cad_deck, card, replace(PH, lead_in=0.0), ams=True))
+    total = sum(p.Volume() for p in square.values())
     assert total == pytest.approx(plan.width * plan.depth * PH.card_thickness - pocket, rel=1e-6)
     assert whole.Volume() == pytest.approx(body.Volume(), rel=1e-9)
 
@@ -139,38 +144,58 @@ def test_a_card_id_the_font_cannot_cut_is_named(cad_deck: Deck) -> None:
         ct.card_plan(cad_deck, card, PH)
 
 
-def test_the_coupon_pockets_leave_their_labelled_clearance_around_the_domino() -> None:
+def test_each_coupon_domino_sits_in_its_pocket_as_a_block_sits_in_a_card_at_that_clearance() -> None:
+    """The coupon is built as the kit is: the domino for clearance c is shrunk by c / 2 and
+    its pocket grown by c, so it leaves the 1.5 c to the wall a block leaves in a card made
+    with clearance c; the ladder holds the settings' own clearance."""
     import cadquery as cq
 
-    parts, domino, clearances = ct.coupon_parts(PH)
+    ph = replace(PH, clearance=0.25)
+    parts, dominoes, clearances = ct.coupon_parts(ph)
+    assert clearances == ct.ladder(ph) == [0.1, 0.2, 0.25, 0.3, 0.4]
+    assert [c for c, _ in dominoes] == clearances
     body = dict(parts)["body"]
-    assert to_mesh(body).watertight() and to_mesh(domino).watertight()
-    z = PH.card_thickness - PH.pocket_depth / 2
+    assert to_mesh(body).watertight() and all(to_mesh(d).watertight() for _, d in dominoes)
+    z = ph.card_thickness - ph.pocket_depth / 2
     walls = section(body, z)
-    lo = domino.BoundingBox()
-    plan_top = None
-    for i, c in enumerate(clearances):
-        # lay the domino in pocket i: its cells are where the pocket's were before growing
-        slot = 2 * PH.pitch + 2 * max(clearances)
-        x = ct.RIM + max(clearances) + i * (slot + ct.COUPON_GAP)
-        depth = body.BoundingBox().ymax
-        plan_top = depth - ct.RIM - max(clearances)
-        placed = domino.translate(cq.Vector(x - lo.xmin, plan_top - PH.pitch - lo.ymin, PH.card_thickness
-                                            - PH.pocket_depth))
+    widest = max(clearances)
+    slot = 2 * ph.pitch + 2 * widest
+    top = body.BoundingBox().ymax - ct.RIM - widest
+    for i, (c, domino) in enumerate(dominoes):
+        block = ct.block_solid(((0, 0), (0, 1)), replace(ph, clearance=c))
+        assert domino.Volume() < block.Volume() and domino.BoundingBox().xlen == pytest.approx(block.BoundingBox().xlen)
+        x = ct.RIM + widest + i * (slot + ct.COUPON_GAP)
+        # lay the domino where its cells are: the pocket is its cells' outline grown by c
+        placed = domino.translate(cq.Vector(x, top, ph.card_thickness - ph.pocket_depth))
         gap = section(placed, z).distance(walls)
-        assert gap == pytest.approx(c, abs=1e-6), (i, c, gap)
+        assert gap == pytest.approx(1.5 * c, abs=1e-6), (i, c, gap)
         assert body.intersect(placed).Volume() == pytest.approx(0, abs=1e-6)
 
 
-def test_jewels_and_pawns_are_closed_and_the_pawns_differ_in_shape() -> None:
-    assert to_mesh(ct.jewel_solid()).watertight()
-    footprints = set()
-    for name, _ in ct.PAWNS:
-        pawn = ct.pawn_solid(name)
-        assert to_mesh(pawn).watertight()
-        footprints.add(round(section(pawn, 10.0).Area(), 1))
-    assert len(footprints) == len(ct.PAWNS)
-    assert len(ct.JEWELS) == 6 and ct.JEWELS_EACH * len(ct.JEWELS) == 78
+def test_pocket_rims_have_a_lead_in_and_the_card_still_holds_every_face(cad_deck: Deck) -> None:
+    """Each pocket's rim is chamfered ``lead_in`` wide at 45 degrees: just under the top the
+    opening is wider than at half depth by nearly twice the chamfer, all round; lower down
+    the pocket is as it was, so every stored solution still fits."""
+    card = cad_deck.cards[0]
+    body = ct.card_solid(cad_deck, card, PH)
+    plain = ct.card_solid(cad_deck, card, replace(PH, lead_in=0.0))
+    mid = PH.card_thickness - PH.pocket_depth / 2
+    near_top = PH.card_thickness - 0.1
+    assert section(body, mid).Area() == pytest.approx(section(plain, mid).Area(), abs=1e-6)
+    perimeter = sum(e.Length() for e in section(plain, mid).Edges()) - 2 * (section(plain, mid).BoundingBox().xlen
+                                                                          + section(plain, mid).BoundingBox().ylen)
+    removed = section(plain, near_top).Area() - section(body, near_top).Area()
+    assert removed == pytest.approx(perimeter * (PH.lead_in - 0.1), rel=0.05)
+
+
+def test_jewels_drop_into_their_holes_whichever_way_they_are_turned() -> None:
+    """A jewel's foot is round and everything above it keeps inside the foot's circle, so it
+    drops into its round hole at any turn; its bottom edge is chamfered against elephant foot."""
+    jewel = ct.jewel_solid(PH)
+    points = to_mesh(jewel).vertices
+    assert max(float((x * x + y * y) ** 0.5) for x, y, _ in points) == pytest.approx(ct.JEWEL_RADIUS, abs=1e-3)
+    assert ct.hole_radius(PH) - ct.JEWEL_RADIUS == pytest.approx(PH.clearance)
+    assert section(jewel, 0.05).Area() < section(jewel, 1.0).Area() - 1.0, "the bottom edge is chamfered"
 
 
 @pytest.mark.slow  # the board alone takes 9 s to model
@@ -192,7 +217,7 @@ def test_the_board_holds_78_jewels_with_the_clearance_and_fits_the_smallest_bed(
     body = parts["body"]
     assert to_mesh(body).watertight() and to_mesh(parts["ink"]).watertight()
     assert body.intersect(parts["ink"]).Volume() == pytest.approx(0, abs=1e-6)
-    jewel = ct.jewel_solid()
+    jewel = ct.jewel_solid(PH)
     z = PH.card_thickness - PH.pocket_depth
     for x, y in holes[::13]:
         sitting = jewel.translate(cq.Vector(x, y, z))

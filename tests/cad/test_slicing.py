@@ -190,7 +190,7 @@ def test_cad_slice_writes_sliced_csv_for_every_plate_it_can_check(small_stones_d
     rows = list(csv.DictReader((out / "sliced.csv").open()))
     assert [(r["profile"], r["plate"]) for r in rows] == [("ams", str(n)) for n in range(1, 5)] + [("no-ams", "1")]
     assert all(r["as_its_file_says"] == "yes" and float(r["grams"]) > 0 and r["print_time"] for r in rows)
-    assert rows[-1]["colour_changes_mm"] == "0.8 4.6"
+    assert rows[-1]["colour_changes_mm"] == "1.2 4.2"
     assert "ams: sliced 4 plates with PrusaSlicer-" in result.output
 
 

@@ -34,7 +34,7 @@ def test_a_shifting_stones_build_makes_its_kit_and_report(tmp_path: Path) -> Non
     assert "Spearman correlation of points and difficulty" in report and "stones.pdf" in report
     # where each NO-AMS colour change falls, and which filament each loads, read from the plate
     assert "(already in the files; the printer pauses before the layer at each height and asks for the next " \
-           "filament): 0.8 mm (plate 1); 4.6 mm (plate 1)." in report
-    assert "<td>at the start, at 4.6 mm</td>" in report and "<td>at 0.8 mm</td>" in report
+           "filament): 1.2 mm (plate 1); 4.2 mm (plate 1)." in report
+    assert "<td>at the start, at 4.2 mm</td>" in report and "<td>at 1.2 mm</td>" in report
     again = run("build", "--game", "shifting-stones", "--profile", str(path), "--out", str(tmp_path / "out"))
     assert again.exit_code == 0 and "nothing to redo" in again.output
