@@ -26,8 +26,8 @@ from generators.shifting_stones.pattern import SIDE
 from generators.shifting_stones.symbols import Symbol, symbols
 from generators.shifting_stones.tiles import TileSet
 from print.common import colours, sheets
-from print.common.layout import Box, Imposition, Settings, Slot, impose
-from print.common.pdf import Document, Meta, Pen, text_width
+from print.common.layout import FRAME_INSET, Box, Imposition, Settings, Slot, impose
+from print.common.pdf import MIN_TEXT, Document, Meta, Pen, text_width
 from print.common.sheets import calibration_pdf, draw_imposition, wrap
 from print.common.sizes import CARDS, CardSize, Paper
 
@@ -118,8 +118,10 @@ def draw_stone(pen: Pen, box: Box, face: int, tiles: TileSet, marks: Sequence[Sy
     ink = colours.text_on(colour)
     pen.rect(box, fill=colour, stroke=colours.INK, width=0.35, radius=box.w * 0.18)
     draw_symbol(pen, marks[face], box.cx, box.cy - box.h * 0.03, box.w * 0.3, ink)
-    size = max(4.5, box.w * 0.42)
-    pen.text(box.x + box.w * 0.1, box.y1 - box.h * 0.1 - size * 0.3, letters[face], size, bold=True, colour=ink)
+    size = box.w * 0.6
+    if size >= MIN_TEXT:  # a stone too small for a readable letter shows its symbol alone
+        pen.text(box.x + box.w * 0.1, box.y1 - box.h * 0.1 - size * 0.3, letters[face], size, bold=True,
+                 colour=ink)
 
 
 def draw_any(pen: Pen, box: Box) -> None:
@@ -131,7 +133,7 @@ def draw_front(pen: Pen, slot: Slot, card: Card, lay: CardLayout, tiles: TileSet
     t = slot.trim
     ox, oy = t.x, t.y
     pen.rect(slot.bleed, fill=BACKGROUND)
-    pen.rect(Box(t.x + 1.2, t.y + 1.2, t.w - 2.4, t.h - 2.4), stroke=BORDER, width=0.5, radius=2.5)
+    pen.rect(slot.safe, stroke=BORDER, width=0.5, radius=2.5)
     bx, by, r = lay.badge
     pen.circle(ox + bx, oy + by, r, fill=colours.INK)
     points = str(card.points) if card.points is not None else "?"
@@ -147,9 +149,9 @@ def draw_front(pen: Pen, slot: Slot, card: Card, lay: CardLayout, tiles: TileSet
             draw_stone(pen, box.shifted(ox, oy), face, tiles, marks, letters)
     whole = card.pattern.height == SIDE and card.pattern.width == SIDE
     caption = "fills the whole grid" if whole else "anywhere in the grid, never turned"
-    pen.text(ox + lay.caption_at[0], oy + lay.caption_at[1], caption, 6.5, anchor="middle", colour="#5A5242")
+    pen.text(ox + lay.caption_at[0], oy + lay.caption_at[1], caption, MIN_TEXT, anchor="middle", colour="#5A5242")
     if card.difficulty is not None:
-        pen.text(ox + lay.note_at[0], oy + lay.note_at[1], f"difficulty {card.difficulty:.2f}", 5.5,
+        pen.text(ox + lay.note_at[0], oy + lay.note_at[1], f"difficulty {card.difficulty:.2f}", MIN_TEXT,
                  anchor="middle", colour="#8A7E66")
 
 
@@ -186,23 +188,22 @@ def reference_lines() -> list[tuple[str, str]]:
 
 
 def draw_reference(pen: Pen, slot: Slot, tiles: TileSet, marks: Sequence[Symbol], letters: Sequence[str]) -> None:
-    t = slot.trim
-    inner = slot.safe
+    inner = slot.safe.inset(FRAME_INSET)
     pen.rect(slot.bleed, fill=BACKGROUND)
-    pen.rect(Box(t.x + 1.2, t.y + 1.2, t.w - 2.4, t.h - 2.4), stroke=BORDER, width=0.5, radius=2.5)
+    pen.rect(slot.safe, stroke=BORDER, width=0.5, radius=2.5)
     y = inner.y1 - 4.5
     pen.text(inner.cx, y, f"{TITLE}: reference", 8.5, bold=True, anchor="middle")
     y -= 5.5
-    body = 6.0
-    line = 2.6
+    body = MIN_TEXT
+    line = 2.9
     for head, text in reference_lines():
-        pen.text(inner.x, y, head, 6.8, bold=True)
+        pen.text(inner.x, y, head, MIN_TEXT, bold=True)
         y -= line + 0.6
         for part in wrap(text, body, inner.w, lines=6):
             pen.text(inner.x, y, part, body)
             y -= line
         y -= 1.4
-    pen.text(inner.x, y, "The stones", 6.8, bold=True)
+    pen.text(inner.x, y, "The stones", MIN_TEXT, bold=True)
     y -= 1.6
     stone = min(7.0, (y - inner.y) / max(1, len(tiles.tiles)) - 1.2)
     for tile in tiles.tiles:
@@ -211,7 +212,7 @@ def draw_reference(pen: Pen, slot: Slot, tiles: TileSet, marks: Sequence[Symbol]
             box = Box(inner.x + side * (stone + 1.2), y - stone, stone, stone)
             draw_stone(pen, box, first + side, tiles, marks, letters)
         pen.text(inner.x + 2 * stone + 4, y - stone / 2 - 1.0, f"{tile.faces[0]} / {tile.faces[1]}  x{tile.count}",
-                 6.3)
+                 MIN_TEXT)
         y -= stone + 1.2
 
 
@@ -260,7 +261,7 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
     """
     size = AUTO if request.size == "auto" else request.size
     assert isinstance(size, CardSize)
-    lays = tuple(layout(c, size, request.safe) for c in deck.cards)
+    lays = tuple(layout(c, size, request.safe + FRAME_INSET) for c in deck.cards)  # content inside the frame
     settings = Settings(request.paper, size, request.bleed, request.safe, request.margin, request.duplex,
                         request.back_offset)
     references = request.players

@@ -396,7 +396,8 @@ def make(made: Sequence[Piece], filaments: Filaments, bed: tuple[float, float], 
             progress(f"preview of {profile} plate {sheet.number}")
             files[f"previews/{profile}/plate-{sheet.number:02d}.png"] = image
         if slicer == "bambu":
-            pictures = [thumbnail(files[f"previews/{profile}/plate-{sheet.number:02d}.png"]) for sheet in sheets]
+            previews = [files[f"previews/{profile}/plate-{sheet.number:02d}.png"] for sheet in sheets]
+            pictures = [thumbnail(png) for png in previews] if all(previews) else []  # none without previews
             name = f"{stamp()}: {title}" if stamp() else title
             files[all_plates(profile)] = threemf.write_plates(f"{name}: every {profile.upper()} plate", projects,
                                                               pictures)

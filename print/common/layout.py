@@ -45,6 +45,9 @@ EDGE_MARK = 3.0    #: the least length of the marks at the sheet's edges, where 
 FOLD_GAP = 4.0     #: space across a gutter-fold line between fronts and backs
 FOOTER = 8.0       #: the band at the foot of the printable area: deck, page, card ids, ruler
 RULER = 100.0      #: the ruler's length, to check that the printer did not scale the page
+#: A card's frame is drawn on its safe line, where a cut a little off leaves it even; the
+#: card's words and pictures keep this far inside it, in mm.
+FRAME_INSET = 1.5
 MAX_BLEED = 10.0
 MAX_OFFSET = 5.0
 EPS = 1e-6
@@ -491,6 +494,11 @@ class Calibration:
     targets: tuple[tuple[float, float], ...]
     scales: tuple[tuple[float, float], ...] = field(default=())
     printable: Box | None = None
+    notes: Box | None = None  #: where the front's instructions go: clear of every cross
+
+
+#: A calibration cross's arms reach this far from its centre, in mm.
+CROSS = 9.0
 
 
 def calibration(s: Settings, width: float, height: float) -> Calibration:
@@ -507,4 +515,8 @@ def calibration(s: Settings, width: float, height: float) -> Calibration:
     for x, y in targets:
         point = behind(Box(x, y, 0, 0), s.duplex, width, height)
         scales.append((round(point.x + dx, 6), round(point.y + dy, 6)))
-    return Calibration(width, height, s.duplex, s.back_offset, targets, tuple(scales), printable)
+    # the instructions: along the top, between the arms of the top corners' crosses and
+    # above the middle one
+    gap = CROSS + 3.0
+    notes = Box(inner.x + gap, printable.cy + gap, inner.w - 2 * gap, printable.y1 - printable.cy - gap)
+    return Calibration(width, height, s.duplex, s.back_offset, targets, tuple(scales), printable, notes)

@@ -29,8 +29,10 @@ SANS = "TF-Sans"
 BOLD = "TF-Sans-Bold"
 _FONTS = {SANS: "Vera.ttf", BOLD: "VeraBd.ttf"}
 
-#: Text sizes in points.
-SMALL = 6.5
+#: Text sizes in points. ``MIN_TEXT`` is the least any page prints: smaller text is hard
+#: to read on a home printer and on a card held at arm's length.
+MIN_TEXT = 7.0
+SMALL = MIN_TEXT
 BODY = 8.0
 
 Cell = tuple[int, int]
@@ -150,7 +152,13 @@ class Pen:
     def text(self, x: float, y: float, text: str, size: float = BODY, *, bold: bool = False,
              anchor: str = "start", colour: str = colours.INK, angle: float = 0) -> None:
         """``text`` with its baseline at ``y``; ``anchor`` start, middle or end at ``x``;
-        turned ``angle`` degrees anticlockwise about (x, y)."""
+        turned ``angle`` degrees anticlockwise about (x, y).
+
+        Raises:
+            ValueError: ``size`` is under ``MIN_TEXT`` points.
+        """
+        if size < MIN_TEXT - 1e-9:
+            raise ValueError(f"text {text!r} at {size:g} pt: no text is printed under {MIN_TEXT:g} pt")
         c = self.canvas
         c.saveState()
         c.setFillColor(HexColor(colour))
@@ -179,7 +187,7 @@ class Pen:
         """A polyomino: ``cells`` as (row, column), row 0 at ``top``, column 0 at ``x``,
         each ``pitch`` mm; filled, with its outline drawn along the edges it does not share
         (and, given ``grid``, thin lines along the edges it does), and ``letter`` in the cell
-        nearest its middle."""
+        nearest its middle (left out where the cell is too small for ``MIN_TEXT``)."""
         cells = sorted(set(cells))
         for r, c in cells:
             self.rect(Box(x + c * pitch, top - (r + 1) * pitch, pitch, pitch), fill=fill)
@@ -190,6 +198,8 @@ class Pen:
         if letter:
             r, c = middle_cell(cells)
             size = letter_size or pitch * MM * 0.62
+            if size < MIN_TEXT:
+                return
             self.centred_text(x + (c + 0.5) * pitch, top - (r + 0.5) * pitch, letter, size, bold=True,
                               colour=colours.text_on(fill))
 
@@ -218,8 +228,8 @@ class Pen:
         self.lines(ticks, 0.12)
         for cm in (0, 50, 100):
             if cm <= length:
-                self.text(x + cm, y + 2.7, f"{cm}", 5, anchor="middle")
-        self.text(x + length + 1.5, y + 0.4, f"{length:g} mm", 5.5)
+                self.text(x + cm, y + 2.7, f"{cm}", MIN_TEXT, anchor="middle")
+        self.text(x + length + 1.5, y + 0.4, f"{length:g} mm", MIN_TEXT)
 
 
 def middle_cell(cells: Sequence[Cell]) -> Cell:

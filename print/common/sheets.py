@@ -10,7 +10,7 @@ from generators.common.proof import stamp
 from generators.common.words import plural
 from print.common import colours
 from print.common.layout import RULER, Box, Calibration, Imposition, Segment, Settings, Slot
-from print.common.pdf import SMALL, Document, Pen, draw_stamp, text_width
+from print.common.pdf import MIN_TEXT, SMALL, Document, Pen, draw_stamp, text_width
 
 Draw = Callable[[Pen, Slot], None]
 
@@ -41,23 +41,23 @@ def id_ranges(ids: Sequence[object]) -> str:
     return ", ".join(parts)
 
 
-def fit_text(text: str, size: float, width: float) -> str:
+def fit_text(text: str, size: float, width: float, bold: bool = False) -> str:
     """``text`` cut to ``width`` mm with an ellipsis, at a space, never mid-word (a single
     word too long for the width is cut where it must be)."""
-    if text_width(text, size) <= width:
+    if text_width(text, size, bold) <= width:
         return text
     words = text.split(" ")
     while len(words) > 1:
         words.pop()
         kept = " ".join(words).rstrip(",;:")
-        if text_width(kept + " ...", size) <= width:
+        if text_width(kept + " ...", size, bold) <= width:
             return kept + " ..."
-    while text and text_width(text + " ...", size) > width:
+    while text and text_width(text + " ...", size, bold) > width:
         text = text[:-1]
     return text.rstrip(", ") + " ..."
 
 
-def wrap(text: str, size: float, width: float, lines: int = 3) -> list[str]:
+def wrap(text: str, size: float, width: float, lines: int = 3, bold: bool = False) -> list[str]:
     """``text`` broken into at most ``lines`` lines of ``width`` mm at ``size`` points (the
     last cut with an ellipsis if the text runs on)."""
     out: list[str] = []
@@ -65,11 +65,11 @@ def wrap(text: str, size: float, width: float, lines: int = 3) -> list[str]:
     words = text.split()
     for i, word in enumerate(words):
         trial = f"{line} {word}".strip()
-        if line and text_width(trial, size) > width:
+        if line and text_width(trial, size, bold) > width:
             out.append(line)
             line = word
             if len(out) == lines - 1:
-                line = fit_text(" ".join(words[i:]), size, width)
+                line = fit_text(" ".join(words[i:]), size, width, bold)
                 break
         else:
             line = trial
@@ -121,9 +121,9 @@ def _fold(pen: Pen, fold: Segment) -> None:
     pen.line(fold, 0.25, "#777777", dash=(2.0, 1.5))
     horizontal = abs(fold.y1 - fold.y0) < 1e-6
     if horizontal:
-        pen.text(fold.x0 + 1, fold.y0 + 0.8, "fold", 5, colour="#777777")
+        pen.text(fold.x0 + 1, fold.y0 + 0.8, "fold", MIN_TEXT, colour="#777777")
     else:
-        pen.text(fold.x0 - 0.8, fold.y0 + 1, "fold", 5, colour="#777777", angle=90)
+        pen.text(fold.x0 - 0.8, fold.y0 + 1, "fold", MIN_TEXT, colour="#777777", angle=90)
 
 
 # -- calibration ----------------------------------------------------------------------------
@@ -131,25 +131,43 @@ def _fold(pen: Pen, fold: Segment) -> None:
 SCALE = 5  #: the scale reads -5 .. +5 mm
 
 
+#: The front's instructions, a paragraph each.
+def calibration_notes(cal: Calibration, title: str) -> list[str]:
+    how = "flip on long edge" if cal.duplex == "long" else "flip on short edge"
+    return [
+        f"{title}: duplex calibration, page 1 of 2 (fronts)",
+        f"Print both pages double-sided ({how}) at 100% (no 'fit to page'); check the ruler.",
+        "Hold the sheet up to the light and read, on the back, where each cross of this side falls: the number "
+        "under its upright line is X, beside its level line Y. Pass the middle reading as --back-offset X,Y (the "
+        "crosses near the corners show whether the misregistration is a shift or a turn). These scales already "
+        f"include --back-offset {cal.offset[0]:g},{cal.offset[1]:g}.",
+    ]
+
+
+NOTE_LINE = 3.4  #: mm between the instructions' lines
+
+
+def note_lines(cal: Calibration, title: str) -> list[tuple[str, bool]]:
+    """The front's instructions as lines that fit ``cal.notes``' width: (text, bold)."""
+    assert cal.notes is not None
+    out = []
+    for i, paragraph in enumerate(calibration_notes(cal, title)):
+        out += [(line, i == 0) for line in wrap(paragraph, MIN_TEXT, cal.notes.w, lines=12, bold=i == 0)]
+    return out
+
+
 def draw_calibration(doc: Document, cal: Calibration, title: str) -> None:
-    """Two pages: crosses on the front, scales behind them on the back."""
-    how = ("flip on long edge" if cal.duplex == "long" else "flip on short edge")
-    assert cal.printable is not None
+    """Two pages: crosses on the front, with the instructions clear of them; scales behind
+    them on the back."""
+    from print.common.layout import CROSS
+
+    assert cal.printable is not None and cal.notes is not None
     with doc.page(cal.width, cal.height) as pen:
         for x, y in cal.targets:
-            pen.lines([Segment(x - 9, y, x + 9, y), Segment(x, y - 9, x, y + 9)], 0.15)
+            pen.lines([Segment(x - CROSS, y, x + CROSS, y), Segment(x, y - CROSS, x, y + CROSS)], 0.15)
             pen.circle(x, y, 1.2, fill=None, stroke=colours.INK, width=0.15)
-        top = cal.printable.y1
-        lines = [
-            f"{title}: duplex calibration, page 1 of 2 (fronts)",
-            f"Print both pages double-sided ({how}) at 100% (no 'fit to page'); check the ruler.",
-            "Hold the sheet up to the light and read, on the back, where each cross of this side falls:",
-            "the number under its upright line is X, beside its level line Y. Pass the middle reading",
-            "as --back-offset X,Y (the crosses near the corners show whether the misregistration is a",
-            f"shift or a turn). These scales already include --back-offset {cal.offset[0]:g},{cal.offset[1]:g}.",
-        ]
-        for i, text in enumerate(lines):
-            pen.text(cal.printable.x, top - 4 - i * 3.6, text, 7.0, bold=i == 0)
+        for i, (text, bold) in enumerate(note_lines(cal, title)):
+            pen.text(cal.notes.x, cal.notes.y1 - 3 - i * NOTE_LINE, text, MIN_TEXT, bold=bold)
         margin_note(pen, Box(cal.printable.x, cal.printable.y, cal.printable.w, 8), "calibration: fronts")
     with doc.page(cal.width, cal.height) as pen:
         for x, y in cal.scales:
@@ -163,7 +181,8 @@ def _scale(pen: Pen, x: float, y: float, offset: tuple[float, float]) -> None:
     """Two scales about (x, y), where the front's cross should fall: a level one 6 mm below
     (read X where the cross's upright line meets it) and an upright one 6 mm to the right
     (read Y where its level line meets it); a mark every 0.5 mm, numbered every 2 mm with
-    the back offset that reading means."""
+    the back offset that reading means, in ``MIN_TEXT`` type: the level scale's numbers
+    in three rows and the upright's in two columns, so that neighbours never touch."""
     level, upright = y - 6, x + 6
     ticks = [Segment(x - SCALE, level, x + SCALE, level), Segment(upright, y - SCALE, upright, y + SCALE)]
     for half in range(-2 * SCALE, 2 * SCALE + 1):
@@ -171,13 +190,16 @@ def _scale(pen: Pen, x: float, y: float, offset: tuple[float, float]) -> None:
         tall = 2.0 if half % 4 == 0 else 1.3 if half % 2 == 0 else 0.7
         ticks.append(Segment(x + d, level, x + d, level + tall))
         ticks.append(Segment(upright, y + d, upright - tall, y + d))
-    pen.lines(ticks, 0.12)
     for n, d in enumerate(range(-SCALE + 1, SCALE, 2)):
-        # numbers every 2 mm, staggered so that wide ones (-3.5) do not run into each other
-        pen.text(x + d, level - (2.2 if n % 2 == 0 else 4.0), f"{offset[0] + d:g}", 4.2, anchor="middle")
-        pen.text(upright + 0.8, y + d - 0.5, f"{offset[1] + d:g}", 4.2)
-    pen.text(x - SCALE - 1, level - 0.6, "X", 6, bold=True, anchor="end")
-    pen.text(upright, y + SCALE + 1.2, "Y", 6, bold=True, anchor="middle")
+        row = level - 3.0 - (n % 3) * 2.9
+        ticks.append(Segment(x + d, level, x + d, row + 2.6))  # a leader down to the number
+        pen.text(x + d, row, f"{offset[0] + d:g}", MIN_TEXT, anchor="middle")
+        column = upright + 0.8 + (n % 2) * 6.0
+        ticks.append(Segment(upright, y + d, column - 0.3, y + d))
+        pen.text(column, y + d - 0.9, f"{offset[1] + d:g}", MIN_TEXT)
+    pen.lines(ticks, 0.12)
+    pen.text(x - SCALE - 1, level - 0.6, "X", MIN_TEXT, bold=True, anchor="end")
+    pen.text(upright, y + SCALE + 1.2, "Y", MIN_TEXT, bold=True, anchor="middle")
 
 
 # -- what every game's print job shares ---------------------------------------------------------

@@ -31,7 +31,7 @@ from generators.common.words import plural
 from generators.puzzle_temple import verify as pt_verify
 from generators.puzzle_temple.deck import Deck
 from print.common import colours, sheets
-from print.common.layout import Imposition, Settings, Slot, impose
+from print.common.layout import FRAME_INSET, Imposition, Settings, Slot, impose
 from print.common.pdf import Document, Meta, Pen
 from print.common.sheets import calibration_pdf, draw_imposition
 from print.common.sizes import CardSize, Paper
@@ -137,9 +137,9 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
         RequestError: a size, paper or pitch that cannot hold the deck, before anything is
             drawn.
     """
-    size = choose_size(deck, request.pitch, request.safe) if request.size == "auto" else request.size
+    size = choose_size(deck, request.pitch, request.safe + FRAME_INSET) if request.size == "auto" else request.size
     assert isinstance(size, CardSize)
-    check_size(deck, size, request.pitch, request.safe)
+    check_size(deck, size, request.pitch, request.safe + FRAME_INSET)
     settings = Settings(request.paper, size, request.bleed, request.safe, request.margin, request.duplex,
                         request.back_offset)
     imposition = impose(len(deck.cards), settings)
@@ -148,8 +148,9 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
     packing = pack(shapes, request.players, rows, columns, deck.flips) if request.players else None
 
     key, palette = deck.letters(), colours.assign([b.name for b in deck.blocks])
-    measures = row_scale(deck, size, request.pitch, request.safe)
-    lays = tuple(layout(deck, c, size, request.pitch, request.safe, measures) for c in deck.cards)
+    inside = request.safe + FRAME_INSET  # the frame lies on the safe line, the card's content inside it
+    measures = row_scale(deck, size, request.pitch, inside)
+    lays = tuple(layout(deck, c, size, request.pitch, inside, measures) for c in deck.cards)
     bounds, _ = pt_verify.tier_scale(deck)
     found = [answers(deck, c) for c in deck.cards]
     tiers = [card_tier(f, bounds) for f in found]

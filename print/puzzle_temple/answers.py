@@ -13,7 +13,7 @@ from generators.common.grading import Tier
 from generators.puzzle_temple import verify as pt_verify
 from generators.puzzle_temple.deck import Card, Deck
 from print.common.layout import FOOTER, Box, Segment
-from print.common.pdf import Document
+from print.common.pdf import MIN_TEXT, Document
 from print.common.sheets import margin_note, wrap
 from print.common.sizes import Paper
 from print.puzzle_temple.cards import GRID, CardLayout, Cell, _extent, tier_symbol
@@ -102,13 +102,13 @@ def draw_answers(doc: Document, deck: Deck, found: Sequence[tuple[Answer, ...]],
                     x = area.x + j * slot_w
                     pen.pips(Box(x, top - 10.5, 4.0, 4.0), ans.die)
                     if ans.note:
-                        pen.text(x + 5, top - 9.6, ans.note.split(":")[0], 5, colour="#555555")
+                        pen.text(x + 5, top - 9.6, ans.note.split(":")[0], MIN_TEXT, colour="#555555")
                     grid_top = top - 12.5
                     if ans.solution is None:
                         pen.cells(lay.lock, x, grid_top, cell, "#EEEEEE", grid=GRID)
                         below = grid_top - _extent(lay.lock)[0] * cell - 2.6
-                        for n, line in enumerate(wrap(ans.reason or "", 5.5, slot_w - 2)):
-                            pen.text(x, below - n * 2.4, line, 5.5, colour="#B00000")
+                        for n, line in enumerate(wrap(ans.reason or "", MIN_TEXT, slot_w - 2)):
+                            pen.text(x, below - n * 2.9, line, MIN_TEXT, colour="#B00000")
                         continue
                     for name, cells in sorted(ans.solution.items()):
                         drawn = as_drawn(cells, card, lay)

@@ -13,7 +13,7 @@ from generators.common.words import plural
 from generators.puzzle_temple.deck import Card, Deck, Face
 from print.common import colours
 from print.common.layout import Box, Slot
-from print.common.pdf import Pen, text_width
+from print.common.pdf import MIN_TEXT, Pen, text_width
 from print.common.sizes import CardSize, presets
 from solver.shapes import lying, plane, quarter_turn
 
@@ -29,6 +29,7 @@ SEP = 4.0         #: between the lock and the die rows
 DIE = 8.0         #: a die face's side
 ICON = 3.0        #: a block icon's cell
 ICON_GAP = 2.5    #: between icons in a row
+ICON_LETTER = 3.0  #: the least icon cell that takes its block's letter (MIN_TEXT points)
 DIE_GAP = 3.0     #: between the die face and its first icon
 ROW_GAP = 1.6     #: between rows
 COL_GAP = 5.0     #: between two columns of rows
@@ -308,8 +309,7 @@ def draw_front(pen: Pen, slot: Slot, card: Card, lay: CardLayout, tier: Tier | N
                key: Mapping[str, str], palette: Mapping[str, str]) -> None:
     ox, oy = slot.trim.x, slot.trim.y
     pen.rect(slot.bleed, fill=BACKGROUND)
-    pen.rect(Box(slot.trim.x + 1.2, slot.trim.y + 1.2, slot.trim.w - 2.4, slot.trim.h - 2.4), stroke=STONE,
-             width=0.5, radius=2.5)
+    pen.rect(slot.safe, stroke=STONE, width=0.5, radius=2.5)
     pen.text(ox + lay.id_at[0], oy + lay.id_at[1], f"{card.id}", 11, bold=True)
     tier_symbol(pen, ox + lay.tier_at[0], oy + lay.tier_at[1], tier)
     frame = lay.frame.shifted(ox, oy)
@@ -322,7 +322,7 @@ def draw_front(pen: Pen, slot: Slot, card: Card, lay: CardLayout, tier: Tier | N
             colour = palette[icon.name]
             pen.cells(icon.cells, ox + icon.x, oy + icon.top, lay.icon, colour, edge_width=0.25,
                       grid=colours.shade(colour, -0.25), grid_width=0.1, letter=key[icon.name],
-                      letter_size=lay.icon * 2.1)
+                      letter_size=max(MIN_TEXT, lay.icon * 2.1) if lay.icon >= ICON_LETTER else None)
 
 
 def draw_back(pen: Pen, slot: Slot, tier: Tier | None) -> None:

@@ -14,7 +14,7 @@ from generators.shifting_stones.deck import Deck
 from generators.shifting_stones.symbols import PICTURES, PLAIN, symbols
 from generators.shifting_stones.tiles import PUBLISHED
 from print import shifting_stones as ss
-from print.common.layout import Box
+from print.common.layout import FRAME_INSET, Box
 from print.common.previews import page_text, render
 from print.common.sizes import CardSize, parse_paper
 
@@ -99,7 +99,7 @@ def test_a_stone_is_printed_in_its_colour_where_the_layout_puts_it(printed: ss.P
     checked = 0
     for slot in sheet.fronts:
         card = small_stones_deck.cards[slot.card]
-        lay = ss.layout(card, printed.size, 3.0)
+        lay = ss.layout(card, printed.size, 3.0 + FRAME_INSET)
         for box, face in lay.cells:
             if face is None:
                 continue

@@ -1,0 +1,98 @@
+"""What a reader sees on every printed page of both games: no text under 7 pt, the card
+frame on the safe line with the card's content inside it, and the calibration sheet's
+instructions clear of its crosses."""
+
+from __future__ import annotations
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as raw
+import pytest
+
+from print import puzzle_temple as pt
+from print import shifting_stones as ss
+from print.common.layout import CROSS, FRAME_INSET, Box, calibration, impose
+from print.common.pdf import MIN_TEXT, Document, Meta, text_width
+from print.common.sheets import NOTE_LINE, calibration_notes, note_lines
+from print.common.sizes import parse_card_size, parse_paper
+from tests.print.common.test_layout import settings_for
+
+A4 = parse_paper("a4")
+
+
+def font_sizes(data: bytes) -> set[float]:
+    """Every character's font size on every page, in points, as PDFium reads them."""
+    pdf = pdfium.PdfDocument(data)
+    sizes = set()
+    for page in pdf:
+        text = page.get_textpage()
+        for i in range(text.count_chars()):
+            if chr(raw.FPDFText_GetUnicode(text, i)).strip():
+                sizes.add(round(raw.FPDFText_GetFontSize(text, i), 2))
+    return sizes
+
+
+@pytest.fixture(scope="module")
+def every_pdf(print_deck, small_stones_deck) -> dict[str, bytes]:
+    out = {}
+    for duplex in ("long", "gutter"):
+        temple = pt.make(print_deck, pt.Request("auto", A4, duplex, (0.0, 0.0), 3.0, 15.0, 2), "t")
+        stones = ss.make(small_stones_deck, ss.Request("auto", A4, duplex, (0.0, 0.0), 3.0, 2), "s")
+        out.update({f"temple {duplex} {n}": d for n, d in temple.files.items() if n.endswith(".pdf")})
+        out.update({f"stones {duplex} {n}": d for n, d in stones.files.items() if n.endswith(".pdf")})
+    return out
+
+
+def test_no_page_of_either_game_prints_text_under_7_pt(every_pdf: dict[str, bytes]) -> None:
+    assert {"temple long cards.pdf", "temple long answers.pdf", "temple long blocks.pdf",
+            "temple long calibration.pdf", "stones long cards.pdf", "stones long stones.pdf",
+            "stones gutter cards.pdf"} <= set(every_pdf)
+    for name, data in every_pdf.items():
+        sizes = font_sizes(data)
+        assert sizes and min(sizes) >= MIN_TEXT - 0.01, (name, sorted(sizes)[:3])
+
+
+def test_the_pen_refuses_text_under_7_pt() -> None:
+    doc = Document(Meta("t", "t", "t"))
+    with doc.page(100, 100) as pen:
+        pen.text(10, 10, "readable", MIN_TEXT)
+        with pytest.raises(ValueError, match="no text is printed under 7 pt"):
+            pen.text(10, 20, "too small", 6.9)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("duplex", ["long", "short"])
+@pytest.mark.parametrize("card", ["poker", "a6", "tarot"])
+def test_the_calibration_instructions_lie_clear_of_every_cross(paper: str, duplex: str, card: str) -> None:
+    s = settings_for(paper, card, duplex=duplex)
+    imposition = impose(9, s)
+    cal = calibration(s, imposition.width, imposition.height)
+    notes = cal.notes
+    assert notes is not None and cal.printable is not None
+    for x, y in cal.targets:
+        cross = Box(x - CROSS, y - CROSS, 2 * CROSS, 2 * CROSS)
+        assert cross.x1 <= notes.x or cross.x >= notes.x1 or cross.y1 <= notes.y or cross.y >= notes.y1, (x, y)
+    title = "Puzzle Temple - a-very-long-deck-name.json (seed 123456)"
+    lines = note_lines(cal, title)
+    assert " ".join(t for t, _ in lines).split() == " ".join(calibration_notes(cal, title)).split(), "nothing cut"
+    assert all(text_width(t, MIN_TEXT, bold) <= notes.w + 1e-6 for t, bold in lines)
+    assert 3 + (len(lines) - 1) * NOTE_LINE + 1 <= notes.h
+    assert notes.x >= cal.printable.x and notes.x1 <= cal.printable.x1 and notes.y1 <= cal.printable.y1
+
+
+def test_the_card_frame_lies_on_the_safe_line_and_the_content_inside_it(print_deck, small_stones_deck) -> None:
+    """Both games draw the card's frame on the safe line (``slot.safe``), where a cut a
+    little off leaves it even, and lay the card out ``FRAME_INSET`` inside it."""
+    size = parse_card_size("a6")
+    inside = 3.0 + FRAME_INSET
+    lay = pt.layout(print_deck, print_deck.cards[0], size, 15.0, inside)
+    content = Box(inside, inside, size.width - 2 * inside, size.height - 2 * inside)
+    boxes = [lay.frame, *(row.face for row in lay.rows)]
+    assert all(b.x >= content.x - 1e-9 and b.x1 <= content.x1 + 1e-9 and b.y >= content.y - 1e-9
+               and b.y1 <= content.y1 + 1e-9 for b in boxes)
+    for card in small_stones_deck.cards:
+        stones = ss.layout(card, ss.AUTO, inside)
+        e = 1e-9
+        box = Box(inside - e, inside - e, ss.AUTO.width - 2 * inside + 2 * e, ss.AUTO.height - 2 * inside + 2 * e)
+        bx, by, r = stones.badge
+        assert box.x <= stones.tray.x and stones.tray.x1 <= box.x1 and box.y <= stones.tray.y
+        assert box.x <= bx - r and by + r <= box.y1
