@@ -42,7 +42,9 @@ CLEAR = 0.3        #: a crop mark keeps this far from any art
 MARK = 5.0         #: the longest crop mark
 MIN_MARK = 1.0     #: a crop mark shorter than this is not drawn
 EDGE_MARK = 3.0    #: the least length of the marks at the sheet's edges, where the cutter lines up
-FOLD_GAP = 4.0     #: space across a gutter-fold line between fronts and backs
+#: Space across a gutter-fold line between fronts and backs: the fold stays 5 mm or more
+#: from any bleed, so a fold a little off shows no colour of the other side.
+FOLD_GAP = 10.0
 FOOTER = 8.0       #: the band at the foot of the printable area: deck, page, card ids, ruler
 RULER = 100.0      #: the ruler's length, to check that the printer did not scale the page
 #: A card's frame is drawn on its safe line, where a cut a little off leaves it even; the

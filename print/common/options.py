@@ -52,7 +52,9 @@ OPTIONS = (
            "holds more cards", metavar="NAME", choices=tuple(PAPERS)),
     Option("duplex", _duplex, "none", "card backs: none; `long` or `short` for duplex printing flipped on that edge "
            "(backs on the following page, each behind its front); or `gutter` (fronts and backs on one page, "
-           "fold along the dashed line; `fold` says the same)", metavar="|".join(DUPLEX), choices=(*DUPLEX, "fold")),
+           "fold along the dashed line, which keeps 5 mm or more from any card's bleed so a fold a little off "
+           "shows none of the other side's colour; `fold` says the same)", metavar="|".join(DUPLEX),
+           choices=(*DUPLEX, "fold")),
     Option("back_offset", _offset, "0,0", f"shift duplex backs X mm right and Y mm up on the back page (within "
            f"{MAX_OFFSET:g} mm) for a printer that misregisters: read it off calibration.pdf", metavar="X,Y"),
     Option("bleed", lambda v, n: parse.parse_float(v, n, low=0, high=MAX_BLEED), 3.0,

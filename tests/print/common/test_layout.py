@@ -217,6 +217,12 @@ def test_gutter_fold_backs_mirror_their_fronts_across_the_fold(paper: str, card:
             assert back.turn == (0 if vertical else 180)
         for a in sheet.art:
             assert not fold.crosses(a)
+        # the fold keeps 5 mm or more from every card's bleed, on both sides
+        for slot in (*sheet.fronts, *sheet.backs):
+            b = slot.bleed
+            gap = min(abs(b.x - fold.x0), abs(b.x1 - fold.x0)) if vertical else \
+                min(abs(b.y - fold.y0), abs(b.y1 - fold.y0))
+            assert gap >= 5.0 - 1e-9, (card, paper, gap)
 
 
 def test_calibration_scales_sit_behind_the_crosses_with_the_offset() -> None:
