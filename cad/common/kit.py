@@ -455,4 +455,7 @@ def summary(made: Kit, bed: object, slots: int = 4) -> list[str]:
             most = max(r.slot for r in rows)
             out.append(f"ams: each plate loads at most {plural(most, 'filament')} into the {slots} AMS slots "
                        f"(bom.csv names them per plate)")
+        if all_plates(profile) in made.files:
+            out.append(f"{profile}: {all_plates(profile)} holds every {profile.upper()} plate in one Bambu Studio / "
+                       f"OrcaSlicer project")
     return out
