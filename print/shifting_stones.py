@@ -32,7 +32,8 @@ from print.common.sheets import calibration_pdf, draw_imposition, wrap
 from print.common.sizes import CARDS, CardSize, Paper
 
 TITLE = "Shifting Stones"
-USES = frozenset({"size", "paper", "duplex", "back_offset", "bleed", "safe", "margin", "players", "out"})
+USES = frozenset({"size", "paper", "duplex", "layout", "back_offset", "bleed", "safe", "margin", "players",
+                  "out"})
 #: The files ``make`` may write, with what each holds.
 FILES = (("cards.pdf", "the pattern cards and reference cards to print and cut"),
          ("stones.pdf", "the stones on paper, double-sided"), ("calibration.pdf", "the duplex calibration sheet"))
@@ -240,6 +241,7 @@ class Request:
     players: int
     safe: float = 3.0
     margin: float = 5.0
+    layout: str = "sheets"
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,7 +265,7 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
     assert isinstance(size, CardSize)
     lays = tuple(layout(c, size, request.safe + FRAME_INSET) for c in deck.cards)  # content inside the frame
     settings = Settings(request.paper, size, request.bleed, request.safe, request.margin, request.duplex,
-                        request.back_offset)
+                        request.back_offset, request.layout)
     references = request.players
     count = len(deck.cards) + references
     imposition = impose(count, settings)
@@ -313,7 +315,8 @@ def deck_title(deck: Deck, path: str | Path) -> str:
 
 def request(values: Mapping[str, object]) -> Request:
     return Request(values["size"], values["paper"], values["duplex"], values["back_offset"],  # type: ignore[arg-type]
-                   values["bleed"], values["players"], values["safe"], values["margin"])  # type: ignore[arg-type]
+                   values["bleed"], values["players"], values["safe"], values["margin"],  # type: ignore[arg-type]
+                   str(values.get("layout", "sheets")))
 
 
 def summary(printed: Printed) -> list[str]:

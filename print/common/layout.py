@@ -36,6 +36,9 @@ from generators.common.errors import RequestError
 from print.common.sizes import CardSize, Paper
 
 DUPLEX = ("none", "long", "short", "gutter")
+#: How cards go onto pages: sheets of cards with crop marks, or one card a page (each page
+#: the card and its bleed, for print-on-demand services).
+LAYOUTS = ("sheets", "cards")
 
 GAP = 2.0          #: least space between two cards' bleed boxes: the crop marks live there
 CLEAR = 0.3        #: a crop mark keeps this far from any art
@@ -210,6 +213,7 @@ class Settings:
     margin: float = 5.0
     duplex: str = "none"
     back_offset: tuple[float, float] = (0.0, 0.0)
+    layout: str = "sheets"
 
     def problems(self) -> list[str]:
         out = []
@@ -222,6 +226,8 @@ class Settings:
             out.append(f"safe: expected 0-{least / 4:g} mm for a {self.card.name} card, got {self.safe:g}")
         if self.duplex not in DUPLEX:
             out.append(f"duplex: expected one of {', '.join(DUPLEX)}, got {self.duplex!r}")
+        if self.layout not in LAYOUTS:
+            out.append(f"layout: expected one of {', '.join(LAYOUTS)}, got {self.layout!r}")
         if any(abs(v) > MAX_OFFSET for v in self.back_offset):
             out.append(f"back-offset: expected each of X,Y within +-{MAX_OFFSET:g} mm, got "
                        f"{self.back_offset[0]:g},{self.back_offset[1]:g}")
@@ -341,6 +347,8 @@ def impose(count: int, s: Settings) -> Imposition:
     problems = s.problems()
     if problems:
         raise RequestError(problems)
+    if s.layout == "cards":
+        return _one_a_page(count, s)
     plans = _plans(s)
     best = max(plans, key=lambda p: p.count)  # max keeps the first of equals: portrait first
     if best.count == 0:
@@ -383,6 +391,21 @@ def impose(count: int, s: Settings) -> Imposition:
             pages.append(Sheet(len(pages) + 1, "backs", best.width, best.height, (), turned, _unique(back_marks), info,
                                None, best.printable))
     return Imposition(s, tuple(pages), best.count, best.width, best.height, best.cols, best.rows)
+
+
+def _one_a_page(count: int, s: Settings) -> Imposition:
+    """One card a page, as print-on-demand services take them: each page the card and its
+    bleed (the page is the BleedBox, the card the TrimBox), no marks and no margin notes;
+    with backs (any ``duplex`` but ``none``), each front's back on the page after it."""
+    w, h = s.card.width + 2 * s.bleed, s.card.height + 2 * s.bleed
+    slot = _slot(0, Box(0.0, 0.0, w, h), s)
+    pages: list[Sheet] = []
+    for k in range(count):
+        mine = Slot(k, slot.trim, slot.bleed, slot.safe)
+        pages.append(Sheet(len(pages) + 1, "front", w, h, fronts=(mine,)))
+        if s.duplex != "none":
+            pages.append(Sheet(len(pages) + 1, "back", w, h, backs=(mine,)))
+    return Imposition(s, tuple(pages), 1, w, h, 1, 1)
 
 
 def _slot(card: int, bleed: Box, s: Settings, turn: int = 0) -> Slot:

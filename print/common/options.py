@@ -9,7 +9,7 @@ from typing import Any
 
 from generators.common import parse
 from generators.common.options import Option
-from print.common.layout import DUPLEX, MAX_BLEED, MAX_OFFSET
+from print.common.layout import DUPLEX, LAYOUTS, MAX_BLEED, MAX_OFFSET
 from print.common.sizes import PAPERS, CardSize, parse_card_size, parse_paper
 
 MIN_PITCH = 8.0    #: below this a printed cell's letter is too small to read, a paper block to pick up
@@ -22,6 +22,15 @@ def _size(value: Any, name: str) -> CardSize | str:
     if isinstance(value, str) and value.strip().lower() == "auto":
         return "auto"
     return parse_card_size(value, name)
+
+
+def _layout(value: Any, name: str) -> str:
+    text = value.strip().lower() if isinstance(value, str) else value
+    if text not in LAYOUTS:
+        from generators.common.errors import RequestError
+
+        raise RequestError(f"{name}: expected one of {', '.join(LAYOUTS)}, got {value!r}")
+    return str(text)
 
 
 def _duplex(value: Any, name: str) -> str:
@@ -55,6 +64,10 @@ OPTIONS = (
            "fold along the dashed line, which keeps 5 mm or more from any card's bleed so a fold a little off "
            "shows none of the other side's colour; `fold` says the same)", metavar="|".join(DUPLEX),
            choices=(*DUPLEX, "fold")),
+    Option("layout", _layout, "sheets",
+           "`sheets`: cards on sheets of paper with crop marks, to print at home; `cards`: one card a page, the "
+           "page its bleed box and the card its trim box, backs (with --duplex) each on the page after its front, "
+           "for print-on-demand services", metavar="|".join(LAYOUTS), choices=LAYOUTS),
     Option("back_offset", _offset, "0,0", f"shift duplex backs X mm right and Y mm up on the back page (within "
            f"{MAX_OFFSET:g} mm) for a printer that misregisters: read it off calibration.pdf", metavar="X,Y"),
     Option("bleed", lambda v, n: parse.parse_float(v, n, low=0, high=MAX_BLEED), 3.0,

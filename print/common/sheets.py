@@ -218,8 +218,8 @@ def calibration_pdf(settings: Settings, imposition: Imposition, title: str, game
     from print.common.layout import calibration
     from print.common.pdf import Meta
 
-    if settings.duplex not in ("long", "short"):
-        return None
+    if settings.duplex not in ("long", "short") or settings.layout == "cards":
+        return None  # one card a page: the printing service puts the backs behind the fronts
     doc = Document(Meta(f"{title}: duplex calibration", "read your printer's back offset", game), settings.duplex)
     draw_calibration(doc, calibration(settings, imposition.width, imposition.height), title)
     return doc.data()
@@ -228,8 +228,11 @@ def calibration_pdf(settings: Settings, imposition: Imposition, title: str, game
 def cards_line(imposition: Imposition, size: object, what: str = "") -> str:
     """The summary's line for ``cards.pdf``: pages, card size, cards a page, backs, bleed."""
     s = imposition.settings
-    paper = f"{s.paper.name}{' landscape' if imposition.landscape else ''}"
     pages = plural(len(imposition.pages), "page")
+    if s.layout == "cards":
+        return (f"cards.pdf: {pages}, {size} cards{what}, one a page for print-on-demand (each page the card "
+                f"and its {s.bleed:g} mm bleed, TrimBox the card), backs: {s.duplex}")
+    paper = f"{s.paper.name}{' landscape' if imposition.landscape else ''}"
     return (f"cards.pdf: {pages}, {size} cards{what}, {imposition.per_page} a page on {paper} "
             f"({imposition.columns} x {imposition.rows}), backs: {s.duplex}, bleed {s.bleed:g} mm")
 

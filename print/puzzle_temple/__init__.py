@@ -91,7 +91,8 @@ from print.puzzle_temple.cards import (  # noqa: F401
     tier_symbol,
 )
 
-USES = frozenset({"size", "paper", "duplex", "back_offset", "bleed", "safe", "margin", "pitch", "players", "out"})
+USES = frozenset({"size", "paper", "duplex", "layout", "back_offset", "bleed", "safe", "margin", "pitch", "players",
+                  "out"})
 #: The files ``make`` may write, with what each holds.
 FILES = (("cards.pdf", "the lock cards to print and cut"), ("answers.pdf", "a solution of every face"),
          ("blocks.pdf", "paper blocks at the cards' pitch"), ("calibration.pdf", "the duplex calibration sheet"))
@@ -112,6 +113,7 @@ class Request:
     players: int
     safe: float = 3.0
     margin: float = 5.0
+    layout: str = "sheets"
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +143,7 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
     assert isinstance(size, CardSize)
     check_size(deck, size, request.pitch, request.safe + FRAME_INSET)
     settings = Settings(request.paper, size, request.bleed, request.safe, request.margin, request.duplex,
-                        request.back_offset)
+                        request.back_offset, request.layout)
     imposition = impose(len(deck.cards), settings)
     grid, rows, columns = blocks_grid(request.paper, request.margin, request.pitch)
     shapes = [(b.name, b.shape) for b in deck.blocks]
@@ -197,7 +199,7 @@ def request(values: Mapping[str, object]) -> Request:
     """The request from the parsed print options (``print.common.options``)."""
     return Request(values["size"], values["paper"], values["duplex"], values["back_offset"],  # type: ignore[arg-type]
                    values["bleed"], values["pitch"], values["players"], values["safe"],  # type: ignore[arg-type]
-                   values["margin"])  # type: ignore[arg-type]
+                   values["margin"], str(values.get("layout", "sheets")))  # type: ignore[arg-type]
 
 
 def summary(printed: Printed) -> list[str]:

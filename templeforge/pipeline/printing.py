@@ -43,6 +43,16 @@ def paper_html(pdf: Mapping[str, Any], files: Sequence[str]) -> str:
     pdfs = sorted(n for n in files if n.endswith(".pdf") and "/" not in n)
     duplex = str(pdf.get("duplex", "none"))
     bleed = float(pdf.get("bleed", 0) or 0)
+    if pdf.get("layout") == "cards":
+        items = [
+            "cards.pdf has one card a page, for a print-on-demand service: each page is the card with its "
+            f"{bleed:g} mm bleed (the BleedBox), the card itself its TrimBox"
+            + (", each front's back on the page after it" if duplex != "none" else ", fronts only")
+            + ". Upload it as it is, at 100%.",
+            f"The other PDFs ({', '.join(n for n in pdfs if n != 'cards.pdf') or 'none'}) are sheets to print "
+            f"at home at 100% scale on {esc(size)}.",
+        ]
+        return "<h3>Paper</h3><ul>" + "".join(f"<li>{item}</li>" for item in items) + "</ul>"
     items = [
         f"Print {', '.join(pdfs) or 'the PDFs'} at <strong>100% scale</strong> (\"Actual size\"; not \"Fit to "
         f"page\"): the files ask viewers not to scale them, and the ruler on every sheet must measure "

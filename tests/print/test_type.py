@@ -96,3 +96,46 @@ def test_the_card_frame_lies_on_the_safe_line_and_the_content_inside_it(print_de
         bx, by, r = stones.badge
         assert box.x <= stones.tray.x and stones.tray.x1 <= box.x1 and box.y <= stones.tray.y
         assert box.x <= bx - r and by + r <= box.y1
+
+
+# -- one card a page, for print-on-demand --------------------------------------------------------
+
+
+def test_one_card_a_page_is_the_card_and_its_bleed_with_its_back_after_it() -> None:
+    s = settings_for("a4", "poker", duplex="long", layout="cards")
+    imposition = impose(3, s)
+    assert [(p.kind, p.cards) for p in imposition.pages] == [("front", (0,)), ("back", (0,)), ("front", (1,)),
+                                                            ("back", (1,)), ("front", (2,)), ("back", (2,))]
+    for page in imposition.pages:
+        (slot,) = page.slots
+        assert (page.width, page.height) == pytest.approx((63.5 + 6, 88.9 + 6))
+        assert slot.bleed == Box(0, 0, page.width, page.height)
+        assert (slot.trim.x, slot.trim.y, slot.trim.w, slot.trim.h) == pytest.approx((3, 3, 63.5, 88.9))
+        assert page.marks == () and page.info is None and page.fold is None
+    assert [p.kind for p in impose(2, settings_for(layout="cards")).pages] == ["front", "front"]
+
+
+def test_a_print_on_demand_pdf_has_a_trim_box_on_the_card_and_no_calibration_sheet(small_stones_deck) -> None:
+    printed = ss.make(small_stones_deck, ss.Request("auto", A4, "long", (0.0, 0.0), 3.0, 1, layout="cards"), "s")
+    assert "calibration.pdf" not in printed.files
+    pdf = pdfium.PdfDocument(printed.files["cards.pdf"])
+    assert len(pdf) == 2 * (len(small_stones_deck.cards) + 1)  # each card and the reference card, with backs
+    pt_per_mm = 72 / 25.4
+    for page in pdf:
+        assert page.get_bleedbox() == pytest.approx(page.get_mediabox(), abs=0.01)
+        x0, y0, x1, y1 = page.get_trimbox()
+        assert (x0 / pt_per_mm, y0 / pt_per_mm, (x1 - x0) / pt_per_mm, (y1 - y0) / pt_per_mm) == \
+            pytest.approx((3, 3, 63.5, 88.9), abs=0.01)
+
+
+def test_an_unknown_layout_is_one_line_naming_the_option(small_stones_deck, tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from generators.shifting_stones.deck import write_deck
+    from templeforge.cli import main
+
+    deck = write_deck(small_stones_deck, tmp_path / "deck.json")
+    result = CliRunner().invoke(main, ["pdf", str(deck), "--layout", "poster", "--out", str(tmp_path / "o")],
+                                prog_name="templeforge")
+    assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1
+    assert "layout" in result.stderr and not (tmp_path / "o").exists()

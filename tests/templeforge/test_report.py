@@ -21,3 +21,17 @@ def test_a_word_column_sorts_in_its_own_order() -> None:
                   orders=((1, ("easy", "medium", "hard")),))
     page = report.table_html(table)
     assert re.findall(r'data-v="(\d)">([a-z]+)</td>', page) == [("2", "hard"), ("0", "easy"), ("1", "medium")]
+
+
+def test_the_paper_guidance_follows_the_layout_and_the_backs() -> None:
+    from print.common.sizes import parse_paper
+    from templeforge.pipeline.printing import paper_html
+
+    a4 = parse_paper("a4")
+    home = paper_html({"paper": a4, "duplex": "short", "bleed": 3.0, "layout": "sheets"}, ["cards.pdf", "x/y.pdf"])
+    assert "<strong>100% scale</strong>" in home and "flipped on the short edge" in home and "x/y.pdf" not in home
+    assert "3 mm past each cut" in home
+    shop = paper_html({"paper": a4, "duplex": "long", "bleed": 2.0, "layout": "cards"}, ["cards.pdf", "stones.pdf"])
+    assert "one card a page, for a print-on-demand service" in shop and "2 mm bleed" in shop
+    assert "the page after it" in shop and "(stones.pdf) are sheets" in shop
+    assert "fronts only" in paper_html({"paper": a4, "duplex": "none", "layout": "cards"}, ["cards.pdf"])
