@@ -30,6 +30,7 @@ DUPLEX = {
 
 
 def esc(text: object) -> str:
+    """``text`` escaped for HTML, quotes too (the report's pages use it throughout)."""
     return html.escape(str(text), quote=True)
 
 
@@ -88,19 +89,10 @@ def _heights(changes: Mapping[int, tuple[tuple[float, str], ...]]) -> str:
     for plate, these in changes.items():
         for z, _ in these:
             at.setdefault(z, []).append(plate)
-    return "; ".join(f"{z:g} mm ({_numbers(plates)})" for z, plates in sorted(at.items()))
+    from print.common.sheets import id_ranges
 
-
-def _numbers(plates: Sequence[int]) -> str:
-    """``plates 3-5, 9`` from [3, 4, 5, 9]."""
-    runs: list[list[int]] = []
-    for n in sorted(plates):
-        if runs and n == runs[-1][-1] + 1:
-            runs[-1].append(n)
-        else:
-            runs.append([n])
-    words = ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
-    return f"plate{'s' if len(plates) > 1 else ''} {words}"
+    return "; ".join(f"{z:g} mm (plate{'s' if len(plates) > 1 else ''} {id_ranges(sorted(plates))})"
+                     for z, plates in sorted(at.items()))
 
 
 def plastic_html(cad: Mapping[str, Any], folder: Path) -> str:

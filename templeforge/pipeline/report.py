@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import base64
 import csv
-import html
 import io
 import math
 from collections.abc import Mapping, Sequence
@@ -23,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from generators.common.figures import Bars, Drawing, Fact, Figure, Histogram, Table
 from generators.common.words import plural
 from generators.contract import Paper
-from templeforge.pipeline.printing import paper_html, plastic_html, plates_html
+from templeforge.pipeline.printing import esc, paper_html, plastic_html, plates_html
 
 if TYPE_CHECKING:  # the report is given its data; it does not reach back into the runner
     from templeforge.pipeline.runner import Reported
@@ -86,10 +85,6 @@ document.querySelectorAll("table.sortable").forEach(function (table) {
   });
 });
 """
-
-
-def esc(text: object) -> str:
-    return html.escape(str(text), quote=True)
 
 
 def _num(value: float) -> str:
