@@ -240,7 +240,7 @@ class Request:
     bleed: float
     players: int
     safe: float = 3.0
-    margin: float = 5.0
+    margin: float | None = None  #: None: the layout's own
     layout: str = "sheets"
 
 
@@ -294,7 +294,7 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
     # the stones: each tile's first face on the front, its second behind it
     pieces = [t for t, tile in enumerate(tiles.tiles) for _ in range(tile.count)]
     duplex = request.duplex if request.duplex != "none" else "gutter"
-    stone_settings = Settings(request.paper, STONE_SIZE, request.bleed, 0.0, request.margin, duplex,
+    stone_settings = Settings(request.paper, STONE_SIZE, request.bleed, 0.0, settings.page_margin, duplex,
                               request.back_offset if duplex in ("long", "short") else (0.0, 0.0))
     stones = impose(len(pieces), stone_settings)
     doc = Document(Meta(f"{title}: stones", f"{TITLE}: the {len(pieces)} stones, double-sided", TITLE), duplex)

@@ -11,6 +11,15 @@ Boxes of one card:
            off still shows no white edge;
     safe   the trim shrunk by the safe zone: every word and symbol stays inside it.
 
+Layouts, by ``layout``:
+    sheets  cards on sheets with a gap between them, each card with its own bleed all round
+            and crop marks in the gaps and at the sheet's edges;
+    tight   cards butted edge to edge, sharing their cuts, the bleed only on the grid's outer
+            edges and a crop mark on every cut line at both edges of the sheet: 9 poker
+            cards on A4 and on Letter. Where the page has no room below the cards for the
+            margin band (Letter), the band runs up the page's side;
+    cards   one card a page, for print-on-demand services.
+
 Sheets, by ``duplex``:
     none    fronts only;
     long    a page of fronts, then a page of their backs, each back placed so that it lands
@@ -38,7 +47,11 @@ from print.common.sizes import CardSize, Paper
 DUPLEX = ("none", "long", "short", "gutter")
 #: How cards go onto pages: sheets of cards with crop marks, or one card a page (each page
 #: the card and its bleed, for print-on-demand services).
-LAYOUTS = ("sheets", "cards")
+LAYOUTS = ("sheets", "tight", "cards")
+#: The margin a layout takes when none is given: the tight layout assumes a printer that
+#: prints to 3 mm from the edge, as most inkjets and many lasers do (Letter has 6.35 mm
+#: above and below 9 butted poker cards for the bleed and the crop marks).
+MARGINS = {"sheets": 5.0, "tight": 3.0, "cards": 5.0}
 
 GAP = 2.0          #: least space between two cards' bleed boxes: the crop marks live there
 CLEAR = 0.3        #: a crop mark keeps this far from any art
@@ -49,6 +62,7 @@ EDGE_MARK = 3.0    #: the least length of the marks at the sheet's edges, where 
 #: from any bleed, so a fold a little off shows no colour of the other side.
 FOLD_GAP = 10.0
 FOOTER = 8.0       #: the band at the foot of the printable area: deck, page, card ids, ruler
+INFO_GAP = 1.0     #: a tight sheet's cards and crop marks keep this far from the margin band
 RULER = 100.0      #: the ruler's length, to check that the printer did not scale the page
 #: A card's frame is drawn on its safe line, where a cut a little off leaves it even; the
 #: card's words and pictures keep this far inside it, in mm.
@@ -167,6 +181,7 @@ class Sheet:
         fronts, backs: the card faces on the page.
         marks: crop marks, for the fronts.
         info: the band for the deck's name, the page number, the card ids and the ruler.
+        info_turn: 90 when the band runs up the page's side (its text reading upwards).
         fold: the fold line of a gutter-fold sheet.
         printable: the page inside the printable margin.
     """
@@ -181,6 +196,7 @@ class Sheet:
     info: Box | None = None
     fold: Segment | None = None
     printable: Box | None = None
+    info_turn: int = 0
 
     @property
     def slots(self) -> tuple[Slot, ...]:
@@ -210,17 +226,26 @@ class Settings:
     card: CardSize
     bleed: float = 3.0
     safe: float = 3.0
-    margin: float = 5.0
+    margin: float | None = None  #: None: the layout's own (``MARGINS``)
     duplex: str = "none"
     back_offset: tuple[float, float] = (0.0, 0.0)
     layout: str = "sheets"
+
+    def __post_init__(self) -> None:
+        if self.margin is None:
+            object.__setattr__(self, "margin", MARGINS.get(self.layout, MARGINS["sheets"]))
+
+    @property
+    def page_margin(self) -> float:
+        assert self.margin is not None
+        return self.margin
 
     def problems(self) -> list[str]:
         out = []
         if not 0 <= self.bleed <= MAX_BLEED:
             out.append(f"bleed: expected 0-{MAX_BLEED:g} mm, got {self.bleed:g}")
-        if not 0 <= self.margin <= 30:
-            out.append(f"margin: expected 0-30 mm, got {self.margin:g}")
+        if not 0 <= self.page_margin <= 30:
+            out.append(f"margin: expected 0-30 mm, got {self.page_margin:g}")
         least = min(self.card.width, self.card.height)
         if not 0 <= self.safe <= least / 4:
             out.append(f"safe: expected 0-{least / 4:g} mm for a {self.card.name} card, got {self.safe:g}")
@@ -289,6 +314,7 @@ class _Plan:
     rows: int
     fold: str = ""     # "", "vertical" or "horizontal"
     fold_at: float = 0.0
+    turn: int = 0      # 90: the margin band runs up the page's right side
 
     @property
     def count(self) -> int:
@@ -299,7 +325,7 @@ def _plans(s: Settings) -> list[_Plan]:
     slot_w, slot_h = s.card.width + 2 * s.bleed, s.card.height + 2 * s.bleed
     out = []
     for width, height in ((s.paper.width, s.paper.height), (s.paper.height, s.paper.width)):
-        printable = Box(s.margin, s.margin, width - 2 * s.margin, height - 2 * s.margin)
+        printable = Box(s.page_margin, s.page_margin, width - 2 * s.page_margin, height - 2 * s.page_margin)
         info = Box(printable.x, printable.y, printable.w, FOOTER)
         # the bottom row's lower trim line carries its crop marks out sideways, which needs the
         # line clear of the footer band: a bleed of 2 x CLEAR or more does that by itself
@@ -320,6 +346,58 @@ def _plans(s: Settings) -> list[_Plan]:
     return out
 
 
+def _fit_tight(length: float, item: float) -> int:
+    """How many butted items fit in a line with room for an ``EDGE_MARK`` beyond both ends."""
+    return max(0, math.floor((length - 2 * EDGE_MARK) / item + EPS))
+
+
+def _tight_plans(s: Settings) -> list[_Plan]:
+    """The tight layout's plans: each way up, the margin band at the foot or (when the page
+    is short of height, as Letter is for three poker cards) up the right side."""
+    cw, ch = s.card.width, s.card.height
+    m = s.page_margin
+    out = []
+    for width, height in ((s.paper.width, s.paper.height), (s.paper.height, s.paper.width)):
+        printable = Box(m, m, width - 2 * m, height - 2 * m)
+        bands = (
+            (Box(printable.x, printable.y, printable.w, FOOTER),
+             Box(printable.x, printable.y + FOOTER + INFO_GAP, printable.w, printable.h - FOOTER - INFO_GAP), 0),
+            (Box(printable.x1 - FOOTER, printable.y, FOOTER, printable.h),
+             Box(printable.x, printable.y, printable.w - FOOTER - INFO_GAP, printable.h), 90),
+        )
+        for info, usable, turn in bands:
+            if s.duplex != "gutter":
+                out.append(_Plan(width, height, printable, info, usable, _fit_tight(usable.w, cw),
+                                 _fit_tight(usable.h, ch), turn=turn))
+                continue
+            half_w = (usable.w - FOLD_GAP) / 2
+            left = Box(usable.x, usable.y, half_w, usable.h)
+            out.append(_Plan(width, height, printable, info, left, _fit_tight(left.w, cw), _fit_tight(left.h, ch),
+                             "vertical", usable.cx, turn))
+            half_h = (usable.h - FOLD_GAP) / 2
+            top = Box(usable.x, usable.y1 - half_h, usable.w, half_h)
+            out.append(_Plan(width, height, printable, info, top, _fit_tight(top.w, cw), _fit_tight(top.h, ch),
+                             "horizontal", usable.cy, turn))
+    return out
+
+
+def _tight_slots(cards: Iterable[int], cells: Sequence[Box], area: Box, s: Settings) -> list[Slot]:
+    """Butted cards: each trim a cell of the grid, its bleed reaching out only across the
+    grid's outer edges (as far as ``s.bleed``, or the room the area leaves there)."""
+    grid = Box.union(cells)
+    left, right = min(s.bleed, grid.x - area.x), min(s.bleed, area.x1 - grid.x1)
+    low, high = min(s.bleed, grid.y - area.y), min(s.bleed, area.y1 - grid.y1)
+    out = []
+    for k, t in zip(cards, cells):
+        dl = left if abs(t.x - grid.x) < EPS else 0.0
+        dr = right if abs(t.x1 - grid.x1) < EPS else 0.0
+        db = low if abs(t.y - grid.y) < EPS else 0.0
+        dt = high if abs(t.y1 - grid.y1) < EPS else 0.0
+        bleed = Box(t.x - dl, t.y - db, t.w + dl + dr, t.h + db + dt).rounded()
+        out.append(Slot(k, t, bleed, t.inset(s.safe).rounded()))
+    return out
+
+
 def behind(box: Box, duplex: str, width: float, height: float) -> Box:
     """Where, on the back page as printed, the face behind ``box`` lies once the sheet is
     turned over on its long (``long``) or short (``short``) edge. A sheet turned over on a
@@ -331,8 +409,11 @@ def behind(box: Box, duplex: str, width: float, height: float) -> Box:
 
 def needed(s: Settings) -> tuple[float, float]:
     """The paper a card needs with its bleed, inside the margin and above the footer."""
+    if s.layout == "tight":
+        room = 2 * EDGE_MARK + 2 * s.page_margin
+        return s.card.width + room, s.card.height + room + FOOTER + INFO_GAP
     lift = FOOTER + max(0.0, 2 * CLEAR - s.bleed)
-    return s.card.width + 2 * s.bleed + 2 * s.margin, s.card.height + 2 * s.bleed + 2 * s.margin + lift
+    return s.card.width + 2 * s.bleed + 2 * s.page_margin, s.card.height + 2 * s.bleed + 2 * s.page_margin + lift
 
 
 def impose(count: int, s: Settings) -> Imposition:
@@ -349,36 +430,44 @@ def impose(count: int, s: Settings) -> Imposition:
         raise RequestError(problems)
     if s.layout == "cards":
         return _one_a_page(count, s)
-    plans = _plans(s)
+    tight = s.layout == "tight"
+    plans = _tight_plans(s) if tight else _plans(s)
     best = max(plans, key=lambda p: p.count)  # max keeps the first of equals: portrait first
     if best.count == 0:
         w, h = needed(s)
         room = " (and gutter-fold needs room for two, its back beside it across the fold)" \
             if s.duplex == "gutter" else ""
         raise RequestError(f"size: {s.card} cards with {s.bleed:g} mm bleed do not fit on {s.paper} paper "
-                           f"inside a {s.margin:g} mm margin: one needs {w:.1f} x {h:.1f} mm of paper{room}")
-    slot_w, slot_h = s.card.width + 2 * s.bleed, s.card.height + 2 * s.bleed
-    cells = _grid(best.area, slot_w, slot_h, GAP, best.cols, best.rows)
+                           f"inside a {s.page_margin:g} mm margin: one needs {w:.1f} x {h:.1f} mm of paper{room}")
+    if tight:
+        cells = _grid(best.area, s.card.width, s.card.height, 0.0, best.cols, best.rows)
+    else:
+        slot_w, slot_h = s.card.width + 2 * s.bleed, s.card.height + 2 * s.bleed
+        cells = _grid(best.area, slot_w, slot_h, GAP, best.cols, best.rows)
     pages: list[Sheet] = []
     n_sheets = max(1, math.ceil(count / best.count))
     for i in range(n_sheets):
         cards = range(i * best.count, min(count, (i + 1) * best.count))
-        fronts = tuple(_slot(k, cell, s) for k, cell in zip(cards, cells))
+        if tight:
+            fronts = tuple(_tight_slots(cards, cells, best.area, s))
+        else:
+            fronts = tuple(_slot(k, cell, s) for k, cell in zip(cards, cells))
         backs: tuple[Slot, ...] = ()
         fold: Segment | None = None
         if best.fold == "vertical":
-            backs = tuple(_slot(k, cell.mirrored_x(best.fold_at), s) for k, cell in zip(cards, cells))
+            backs = tuple(_mirrored(sl, "x", best.fold_at) for sl in fronts)
             fold = Segment(best.fold_at, best.area.y, best.fold_at, best.area.y1)
         elif best.fold == "horizontal":
-            backs = tuple(_slot(k, cell.mirrored_y(best.fold_at), s, turn=180) for k, cell in zip(cards, cells))
+            backs = tuple(_mirrored(sl, "y", best.fold_at) for sl in fronts)
             fold = Segment(best.area.x, best.fold_at, best.area.x1, best.fold_at)
         art = [sl.bleed for sl in fronts + backs]
-        marks = [m for sl in fronts for m in _marks(sl, art, best.printable, best.info)]
+        # butted cards have no gaps for marks of their own: their cuts are marked at the edges
+        marks = [] if tight else [m for sl in fronts for m in _marks(sl, art, best.printable, best.info)]
         marks += _edge_marks(fronts, [sl.bleed for sl in backs], best.printable, best.info)
         marks += _edge_marks(backs, [sl.bleed for sl in fronts], best.printable, best.info)
         kind = "fronts and backs" if best.fold else "fronts"
         pages.append(Sheet(len(pages) + 1, kind, best.width, best.height, fronts, backs, _unique(marks), best.info,
-                           fold, best.printable))
+                           fold, best.printable, best.turn))
         if s.duplex in ("long", "short"):
             def moved(b: Box, dx: float = s.back_offset[0], dy: float = s.back_offset[1]) -> Box:
                 return behind(b, s.duplex, best.width, best.height).shifted(dx, dy).rounded()
@@ -387,9 +476,11 @@ def impose(count: int, s: Settings) -> Imposition:
             info: Box | None = behind(best.info, s.duplex, best.width, best.height)
             if info is not None and any(info.overlaps(sl.bleed) for sl in turned):
                 info = None
-            back_marks = _edge_marks(turned, [], best.printable, info or Box(0, 0, 0, 0))
+            # backs moved by an offset may have less room at an edge: their marks take what is left
+            least = EDGE_MARK if s.back_offset == (0.0, 0.0) else MIN_MARK
+            back_marks = _edge_marks(turned, [], best.printable, info or Box(0, 0, 0, 0), least)
             pages.append(Sheet(len(pages) + 1, "backs", best.width, best.height, (), turned, _unique(back_marks), info,
-                               None, best.printable))
+                               None, best.printable, best.turn))
     return Imposition(s, tuple(pages), best.count, best.width, best.height, best.cols, best.rows)
 
 
@@ -406,6 +497,15 @@ def _one_a_page(count: int, s: Settings) -> Imposition:
         if s.duplex != "none":
             pages.append(Sheet(len(pages) + 1, "back", w, h, backs=(mine,)))
     return Imposition(s, tuple(pages), 1, w, h, 1, 1)
+
+
+def _mirrored(slot: Slot, axis: str, at: float) -> Slot:
+    """A gutter-fold back: ``slot`` reflected across the fold (a horizontal fold turns it
+    upside down, so that it reads upright once folded)."""
+    def m(b: Box) -> Box:
+        return (b.mirrored_x(at) if axis == "x" else b.mirrored_y(at)).rounded()
+
+    return Slot(slot.card, m(slot.trim), m(slot.bleed), m(slot.safe), 0 if axis == "x" else 180)
 
 
 def _slot(card: int, bleed: Box, s: Settings, turn: int = 0) -> Slot:
@@ -429,7 +529,8 @@ def _marks(slot: Slot, art: Sequence[Box], printable: Box, info: Box) -> list[Se
     return [m for m in out if m is not None]
 
 
-def _edge_marks(slots: Sequence[Slot], others: Sequence[Box], printable: Box, info: Box) -> list[Segment]:
+def _edge_marks(slots: Sequence[Slot], others: Sequence[Box], printable: Box, info: Box,
+                least: float = EDGE_MARK) -> list[Segment]:
     """Crop marks for every cut line of a grid of ``slots`` at the sheet's edges: each trim
     line carried out beyond the grid at both ends, at least ``EDGE_MARK`` long, so a
     guillotine or a ruler lines up on every cut, inner ones included (the marks between
@@ -443,16 +544,16 @@ def _edge_marks(slots: Sequence[Slot], others: Sequence[Box], printable: Box, in
     trims = Box.union(s.trim for s in slots)
     out = []
     for x in sorted({v for s in slots for v in (s.trim.x, s.trim.x1)}):
-        out.append(_edge(x, trims.y, 0, -1, trims.y - grid.y, blocked, printable))
-        out.append(_edge(x, trims.y1, 0, 1, grid.y1 - trims.y1, blocked, printable))
+        out.append(_edge(x, trims.y, 0, -1, trims.y - grid.y, blocked, printable, least))
+        out.append(_edge(x, trims.y1, 0, 1, grid.y1 - trims.y1, blocked, printable, least))
     for y in sorted({v for s in slots for v in (s.trim.y, s.trim.y1)}):
-        out.append(_edge(trims.x, y, -1, 0, trims.x - grid.x, blocked, printable))
-        out.append(_edge(trims.x1, y, 1, 0, grid.x1 - trims.x1, blocked, printable))
+        out.append(_edge(trims.x, y, -1, 0, trims.x - grid.x, blocked, printable, least))
+        out.append(_edge(trims.x1, y, 1, 0, grid.x1 - trims.x1, blocked, printable, least))
     return [m for m in out if m is not None]
 
 
-def _edge(x: float, y: float, dx: int, dy: int, bleed: float, blocked: Sequence[Box], printable: Box
-          ) -> Segment | None:
+def _edge(x: float, y: float, dx: int, dy: int, bleed: float, blocked: Sequence[Box], printable: Box,
+          least: float = EDGE_MARK) -> Segment | None:
     """The mark on a cut line from the grid's trim edge at (x, y) outward (dx, dy): from just
     past the bleed (``bleed`` mm out) up to ``MARK`` long where there is room, else the last
     ``EDGE_MARK`` before the printable edge, the info band or other art, from the trim corner
@@ -464,7 +565,7 @@ def _edge(x: float, y: float, dx: int, dy: int, bleed: float, blocked: Sequence[
     end = min(room, start + MARK)
     if end - start < EDGE_MARK - EPS:
         start = max(0.0, end - EDGE_MARK)
-    if end - start < EDGE_MARK - EPS:
+    if end - start < least - EPS:
         return None
     return Segment(round(x + dx * start, 6), round(y + dy * start, 6), round(x + dx * end, 6), round(y + dy * end, 6))
 
@@ -531,7 +632,7 @@ def calibration(s: Settings, width: float, height: float) -> Calibration:
     lays it) and the settings' duplex mode and offset."""
     if s.duplex not in ("long", "short"):
         raise RequestError(f"duplex: a calibration sheet is for --duplex long or short, not {s.duplex}")
-    printable = Box(s.margin, s.margin, width - 2 * s.margin, height - 2 * s.margin)
+    printable = Box(s.page_margin, s.page_margin, width - 2 * s.page_margin, height - 2 * s.page_margin)
     inner = printable.inset(25)
     targets = ((printable.cx, printable.cy), (inner.x, inner.y1), (inner.x1, inner.y1), (inner.x, inner.y),
                (inner.x1, inner.y))

@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from generators.common import parse
+from generators.common.errors import RequestError
 from generators.common.options import Option
-from print.common.layout import DUPLEX, LAYOUTS, MAX_BLEED, MAX_OFFSET
+from print.common.layout import DUPLEX, LAYOUTS, MARGINS, MAX_BLEED, MAX_OFFSET
 from print.common.sizes import PAPERS, CardSize, parse_card_size, parse_paper
 
 MIN_PITCH = 8.0    #: below this a printed cell's letter is too small to read, a paper block to pick up
@@ -27,18 +28,24 @@ def _size(value: Any, name: str) -> CardSize | str:
 def _layout(value: Any, name: str) -> str:
     text = value.strip().lower() if isinstance(value, str) else value
     if text not in LAYOUTS:
-        from generators.common.errors import RequestError
-
         raise RequestError(f"{name}: expected one of {', '.join(LAYOUTS)}, got {value!r}")
     return str(text)
+
+
+def _margin(value: Any, name: str) -> float | None:
+    """``auto`` (None: the layout's own margin, ``print.common.layout.MARGINS``) or mm."""
+    if isinstance(value, str) and value.strip().lower() == "auto":
+        return None
+    try:
+        return parse.parse_float(value, name, low=0, high=30)
+    except RequestError:
+        raise RequestError(f"{name}: expected auto or a margin of 0-30 mm, got {value!r}") from None
 
 
 def _duplex(value: Any, name: str) -> str:
     text = value.strip().lower() if isinstance(value, str) else value
     text = "gutter" if text == "fold" else text  # fronts and backs on one page, folded
     if text not in DUPLEX:
-        from generators.common.errors import RequestError
-
         raise RequestError(f"{name}: expected one of {', '.join(DUPLEX)}, got {value!r}")
     return text
 
@@ -46,8 +53,6 @@ def _duplex(value: Any, name: str) -> str:
 def _offset(value: Any, name: str) -> tuple[float, float]:
     x, y = parse.parse_offset(value, name)
     if abs(x) > MAX_OFFSET or abs(y) > MAX_OFFSET:
-        from generators.common.errors import RequestError
-
         raise RequestError(f"{name}: expected each of X,Y within +-{MAX_OFFSET:g} mm, got {value!r}")
     return x, y
 
@@ -65,9 +70,12 @@ OPTIONS = (
            "shows none of the other side's colour; `fold` says the same)", metavar="|".join(DUPLEX),
            choices=(*DUPLEX, "fold")),
     Option("layout", _layout, "sheets",
-           "`sheets`: cards on sheets of paper with crop marks, to print at home; `cards`: one card a page, the "
-           "page its bleed box and the card its trim box, backs (with --duplex) each on the page after its front, "
-           "for print-on-demand services", metavar="|".join(LAYOUTS), choices=LAYOUTS),
+           "`sheets`: cards on sheets of paper a little apart, each with its own bleed and crop marks, to print "
+           "at home; `tight`: cards butted edge to edge, sharing their cuts, bleed only on the outer edges and "
+           "every cut marked at both edges of the sheet (9 poker cards on A4 or Letter; the margin band runs up "
+           "the side where the page has no room below); `cards`: one card a page, the page its bleed box and the "
+           "card its trim box, backs (with --duplex) each on the page after its front, for print-on-demand "
+           "services", metavar="|".join(LAYOUTS), choices=LAYOUTS),
     Option("back_offset", _offset, "0,0", f"shift duplex backs X mm right and Y mm up on the back page (within "
            f"{MAX_OFFSET:g} mm) for a printer that misregisters: read it off calibration.pdf", metavar="X,Y"),
     Option("bleed", lambda v, n: parse.parse_float(v, n, low=0, high=MAX_BLEED), 3.0,
@@ -75,8 +83,10 @@ OPTIONS = (
     Option("safe", lambda v, n: parse.parse_float(v, n, low=0, high=10), 3.0,
            "the safe zone inside the cut line, in mm (0-10): every word and symbol of a card stays inside it",
            metavar="MM", default_text="3"),
-    Option("margin", lambda v, n: parse.parse_float(v, n, low=0, high=30), 5.0,
-           "the paper's unprintable margin, in mm (0-30): nothing is drawn in it", metavar="MM", default_text="5"),
+    Option("margin", _margin, "auto",
+           f"the paper's unprintable margin, in mm (0-30): nothing is drawn in it; `auto`: "
+           f"{MARGINS['sheets']:g} mm, {MARGINS['tight']:g} mm for the tight layout (most inkjets and many lasers "
+           f"print that close to the edge)", metavar="auto|MM"),
     Option("pitch", lambda v, n: parse.parse_float(v, n, low=MIN_PITCH, high=MAX_PITCH), 15.0,
            f"the cell of a printed grid and of paper pieces, for games that draw pieces at scale, in mm "
            f"({MIN_PITCH:g}-{MAX_PITCH:g})",

@@ -78,6 +78,18 @@ class Pen:
             c.restoreState()
 
     @contextmanager
+    def rotated(self, x: float, y: float, degrees: float) -> Iterator[None]:
+        """Draw with the origin moved to (x, y) and the axes turned ``degrees`` anticlockwise."""
+        c = self.canvas
+        c.saveState()
+        c.translate(_pt(x), _pt(y))
+        c.rotate(degrees)
+        try:
+            yield
+        finally:
+            c.restoreState()
+
+    @contextmanager
     def clipped(self, box: Box) -> Iterator[None]:
         c = self.canvas
         c.saveState()

@@ -103,8 +103,15 @@ def draw_imposition(doc: Document, imposition: Imposition, *, title: str, ids: S
                 _fold(pen, sheet.fold)
             if sheet.info is not None:
                 shown = [ids[k] for k in sheet.cards]
-                margin_note(pen, sheet.info, f"{title}  |  page {sheet.number} of {total}: {sheet.kind}",
-                            f"cards {id_ranges(shown)}" if shown else "")
+                first = f"{title}  |  page {sheet.number} of {total}: {sheet.kind}"
+                second = f"cards {id_ranges(shown)}" if shown else ""
+                if sheet.info_turn:
+                    # a band up the page's side: drawn as a level band of its length, turned
+                    band = sheet.info
+                    with pen.rotated(band.x1, band.y, 90):
+                        margin_note(pen, Box(0.0, 0.0, band.h, band.w), first, second)
+                else:
+                    margin_note(pen, sheet.info, first, second)
 
 
 def margin_note(pen: Pen, band: Box, first: str, second: str = "", ruler: bool = True) -> None:
@@ -233,8 +240,11 @@ def cards_line(imposition: Imposition, size: object, what: str = "") -> str:
         return (f"cards.pdf: {pages}, {size} cards{what}, one a page for print-on-demand (each page the card "
                 f"and its {s.bleed:g} mm bleed, TrimBox the card), backs: {s.duplex}")
     paper = f"{s.paper.name}{' landscape' if imposition.landscape else ''}"
+    bleed = f"bleed {s.bleed:g} mm"
+    if s.layout == "tight":
+        bleed = f"butted with shared cuts, {bleed} on the outer edges, margin {s.page_margin:g} mm"
     return (f"cards.pdf: {pages}, {size} cards{what}, {imposition.per_page} a page on {paper} "
-            f"({imposition.columns} x {imposition.rows}), backs: {s.duplex}, bleed {s.bleed:g} mm")
+            f"({imposition.columns} x {imposition.rows}), backs: {s.duplex}, {bleed}")
 
 
 CALIBRATION_LINE = "calibration.pdf: print it duplex once and read --back-offset off it"

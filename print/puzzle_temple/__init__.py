@@ -112,7 +112,7 @@ class Request:
     pitch: float
     players: int
     safe: float = 3.0
-    margin: float = 5.0
+    margin: float | None = None  #: None: the layout's own
     layout: str = "sheets"
 
 
@@ -145,7 +145,8 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
     settings = Settings(request.paper, size, request.bleed, request.safe, request.margin, request.duplex,
                         request.back_offset, request.layout)
     imposition = impose(len(deck.cards), settings)
-    grid, rows, columns = blocks_grid(request.paper, request.margin, request.pitch)
+    margin = settings.page_margin  # the answer key and the blocks keep the cards' margin
+    grid, rows, columns = blocks_grid(request.paper, margin, request.pitch)
     shapes = [(b.name, b.shape) for b in deck.blocks]
     packing = pack(shapes, request.players, rows, columns, deck.flips) if request.players else None
 
@@ -173,13 +174,13 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
     files["cards.pdf"] = cards.data()
 
     key_doc = Document(Meta(f"{title}: answer key", f"{TITLE}: a solution of every face", TITLE))
-    draw_answers(key_doc, deck, found, lays, tiers, request.paper, request.margin, key, palette, title)
+    draw_answers(key_doc, deck, found, lays, tiers, request.paper, margin, key, palette, title)
     files["answers.pdf"] = key_doc.data()
 
     if packing is not None:
         blocks = Document(Meta(f"{title}: paper blocks", f"{TITLE}: {request.players} player sets of blocks at "
                                                          f"{request.pitch:g} mm", TITLE))
-        draw_blocks(blocks, packing, grid, request.paper, request.margin, request.pitch, key, palette, title,
+        draw_blocks(blocks, packing, grid, request.paper, margin, request.pitch, key, palette, title,
                     request.players)
         files["blocks.pdf"] = blocks.data()
     cal = calibration_pdf(settings, imposition, title, TITLE)

@@ -65,6 +65,13 @@ def paper_html(pdf: Mapping[str, Any], files: Sequence[str]) -> str:
         + (f", and the colour runs {bleed:g} mm past each cut (bleed), so a cut a little off shows no white edge"
            if bleed else "") + ".",
     ]
+    if pdf.get("layout") == "tight":
+        items[-1] = (
+            "The cards touch and share their cuts (tight layout), so each cut line is marked only at the sheet's "
+            "edges" + (f" and the colour runs {bleed:g} mm past the outer cuts" if bleed else "") + ". Cut the "
+            "inner lines of one direction first, right across the sheet, each by its two marks; then stack the "
+            "strips square on their uncut paper edge under an outer strip and cut the other lines by its marks; "
+            "trim the outer edges last.")
     return "<h3>Paper</h3><ul>" + "".join(f"<li>{item}</li>" for item in items) + "</ul>"
 
 

@@ -4,6 +4,8 @@ instructions clear of its crosses."""
 
 from __future__ import annotations
 
+import math
+
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 import pytest
@@ -39,13 +41,19 @@ def every_pdf(print_deck, small_stones_deck) -> dict[str, bytes]:
         stones = ss.make(small_stones_deck, ss.Request("auto", A4, duplex, (0.0, 0.0), 3.0, 2), "s")
         out.update({f"temple {duplex} {n}": d for n, d in temple.files.items() if n.endswith(".pdf")})
         out.update({f"stones {duplex} {n}": d for n, d in stones.files.items() if n.endswith(".pdf")})
+    letter = parse_paper("letter")
+    temple = pt.make(print_deck, pt.Request("auto", letter, "long", (0.0, 0.0), 3.0, 15.0, 2, layout="tight"), "t")
+    stones = ss.make(small_stones_deck, ss.Request(parse_card_size("poker"), letter, "long", (0.0, 0.0), 3.0, 2,
+                                                   layout="tight"), "s")
+    out["temple tight cards.pdf"] = temple.files["cards.pdf"]
+    out["stones tight cards.pdf"] = stones.files["cards.pdf"]
     return out
 
 
 def test_no_page_of_either_game_prints_text_under_7_pt(every_pdf: dict[str, bytes]) -> None:
     assert {"temple long cards.pdf", "temple long answers.pdf", "temple long blocks.pdf",
             "temple long calibration.pdf", "stones long cards.pdf", "stones long stones.pdf",
-            "stones gutter cards.pdf"} <= set(every_pdf)
+            "stones gutter cards.pdf", "stones tight cards.pdf"} <= set(every_pdf)
     for name, data in every_pdf.items():
         sizes = font_sizes(data)
         assert sizes and min(sizes) >= MIN_TEXT - 0.01, (name, sorted(sizes)[:3])
@@ -139,3 +147,47 @@ def test_an_unknown_layout_is_one_line_naming_the_option(small_stones_deck, tmp_
                                 prog_name="templeforge")
     assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1
     assert "layout" in result.stderr and not (tmp_path / "o").exists()
+
+
+# -- the tight layout ----------------------------------------------------------------------------
+
+
+def test_a_tight_letter_sheet_holds_nine_butted_poker_cards_and_its_band_reads_up_the_side(
+        small_stones_deck) -> None:
+    """On Letter, 9 poker cards butted in a 3 x 3 grid: the page's TrimBox is the grid, its
+    BleedBox the grid and the 3 mm outer bleed; the margin band's words run up the right side
+    (PDFium reads them turned a quarter) and name the page and the cards."""
+    letter = parse_paper("letter")
+    printed = ss.make(small_stones_deck, ss.Request(parse_card_size("poker"), letter, "long", (0.0, 0.0), 3.0, 2,
+                                                    layout="tight"), "deck")
+    assert printed.imposition.per_page == 9
+    pdf = pdfium.PdfDocument(printed.files["cards.pdf"])
+    pt_per_mm = 72 / 25.4
+    first = pdf[0]
+    x0, y0, x1, y1 = (v / pt_per_mm for v in first.get_trimbox())
+    assert (x1 - x0, y1 - y0) == pytest.approx((3 * 63.5, 3 * 88.9), abs=0.01)
+    b0, c0, b1, c1 = (v / pt_per_mm for v in first.get_bleedbox())
+    assert (x0 - b0, y0 - c0, b1 - x1, c1 - y1) == pytest.approx((3, 3, 3, 3), abs=0.01)
+    text = first.get_textpage()
+    words = text.get_text_bounded()
+    assert "page 1 of" in words and "cards 1-9" in words
+    start = words.index("page 1 of")
+    left, bottom, right, top = text.get_charbox(start)
+    assert left / pt_per_mm > x1  # right of the cards
+    letters = [i for i in range(text.count_chars()) if text.get_charbox(i)[0] / pt_per_mm > x1 + 3]
+    assert len(letters) > 40
+    angles = {round(raw.FPDFText_GetCharAngle(text, i), 2) for i in letters
+              if chr(raw.FPDFText_GetUnicode(text, i)).strip()}
+    assert angles == {round(3 * math.pi / 2, 2)} or angles == {round(math.pi / 2, 2)}, angles  # turned a quarter
+
+
+def test_the_margin_is_auto_or_millimetres() -> None:
+    from generators.common.errors import RequestError
+    from generators.common.options import resolve
+    from print.common.options import OPTIONS
+
+    assert resolve(OPTIONS, {}).values["margin"] is None  # auto: the layout's own
+    assert resolve(OPTIONS, {"margin": "4.5"}).values["margin"] == 4.5
+    for bad in ("abc", "40", "-1"):
+        with pytest.raises(RequestError, match=r"--margin: expected auto or a margin of 0-30 mm"):
+            resolve(OPTIONS, {"margin": bad})

@@ -35,3 +35,6 @@ def test_the_paper_guidance_follows_the_layout_and_the_backs() -> None:
     assert "one card a page, for a print-on-demand service" in shop and "2 mm bleed" in shop
     assert "the page after it" in shop and "(stones.pdf) are sheets" in shop
     assert "fronts only" in paper_html({"paper": a4, "duplex": "none", "layout": "cards"}, ["cards.pdf"])
+    tight = paper_html({"paper": a4, "duplex": "long", "bleed": 3.0, "layout": "tight"}, ["cards.pdf"])
+    assert "share their cuts" in tight and "inner lines of one direction first" in tight
+    assert "3 mm past the outer cuts" in tight and "3 mm past each cut" not in tight

@@ -48,7 +48,7 @@ def collinear_with_edge(mark: Segment, trim: Box) -> bool:
     return any(abs(mark.x0 - v) < 1e-6 for v in (trim.x, trim.x1))
 
 
-def check_sheet(sheet: Sheet, offset: bool = False) -> None:
+def check_sheet(sheet: Sheet, offset: bool = False, tight: bool = False) -> None:
     printable = sheet.printable
     assert printable is not None
     art = sheet.art
@@ -71,6 +71,15 @@ def check_sheet(sheet: Sheet, offset: bool = False) -> None:
             assert not mark.crosses(slot.trim), f"a crop mark runs onto a card: {mark}"
         if sheet.info is not None:
             assert not mark.crosses(sheet.info)
+    if any(slot.trim.overlaps(other.bleed) for slot in sheet.slots for other in sheet.slots if other is not slot):
+        raise AssertionError(f"page {sheet.number}: a card's bleed runs onto another card")
+    if tight:
+        # butted cards: their cuts are marked at the sheet's edges only
+        # (backs moved by --back-offset keep what room is left: at least 1 mm)
+        for group in (sheet.fronts, sheet.backs):
+            assert _cut_lines_marked(sheet, group, 1.0 if offset else EDGE_MARK) == [], \
+                f"page {sheet.number} ({sheet.kind})"
+        return
     # every front card's four trim lines are each marked at least once
     for slot in sheet.fronts:
         t = slot.trim
@@ -119,8 +128,9 @@ def test_cards_are_in_reading_order() -> None:
 @pytest.mark.parametrize("paper", sorted(PAPERS))
 @pytest.mark.parametrize("card", sorted(CARDS))
 @pytest.mark.parametrize("duplex", DUPLEX)
-def test_every_preset_on_every_paper_keeps_the_rules(paper: str, card: str, duplex: str) -> None:
-    s = settings_for(paper, card, duplex=duplex)
+@pytest.mark.parametrize("layout", ["sheets", "tight"])
+def test_every_preset_on_every_paper_keeps_the_rules(paper: str, card: str, duplex: str, layout: str) -> None:
+    s = settings_for(paper, card, duplex=duplex, layout=layout)
     try:
         imp = impose(11, s)
     except RequestError as err:
@@ -131,25 +141,26 @@ def test_every_preset_on_every_paper_keeps_the_rules(paper: str, card: str, dupl
     if duplex != "none":
         assert sorted(slot.card for p in imp.pages for slot in p.backs) == list(range(11))
     for sheet in imp.pages:
-        check_sheet(sheet)
+        check_sheet(sheet, tight=layout == "tight")
 
 
 # found by CI: no bleed, and the rows fill the height, so the bottom row sits on the footer band
 @settings(max_examples=60, deadline=None)
-@example(w=73.0, h=94.75, bleed=0.0, margin=0.25, paper="a3", duplex="none", count=11)
+@example(w=73.0, h=94.75, bleed=0.0, margin=0.25, paper="a3", duplex="none", count=11, layout="sheets")
 @given(w=st.floats(20, 200), h=st.floats(20, 280), bleed=st.floats(0, 6), margin=st.floats(0, 15),
-       paper=st.sampled_from(sorted(PAPERS)), duplex=st.sampled_from(DUPLEX), count=st.integers(1, 30))
+       paper=st.sampled_from(sorted(PAPERS)), duplex=st.sampled_from(DUPLEX), count=st.integers(1, 30),
+       layout=st.sampled_from(["sheets", "tight"]))
 def test_any_card_size_keeps_the_rules(w: float, h: float, bleed: float, margin: float, paper: str, duplex: str,
-                                       count: int) -> None:
+                                       count: int, layout: str) -> None:
     s = Settings(parse_paper(paper), CardSize("custom", round(w, 2), round(h, 2)), round(bleed, 2), 3.0,
-                 round(margin, 2), duplex)
+                 round(margin, 2), duplex, layout=layout)
     try:
         imp = impose(count, s)
     except RequestError as err:
         assert "do not fit" in str(err)
         return
     for sheet in imp.pages:
-        check_sheet(sheet)
+        check_sheet(sheet, tight=layout == "tight")
 
 
 def test_a_card_larger_than_the_page_is_an_error_that_says_what_it_needs() -> None:
@@ -175,9 +186,10 @@ def test_bad_settings_name_their_field(kw: dict, field: str) -> None:
 @pytest.mark.parametrize("card", ["poker", "tarot", "a6", "mini-euro"])
 @pytest.mark.parametrize("edge", ["long", "short"])
 @pytest.mark.parametrize("offset", [(0.0, 0.0), (1.5, -0.75)])
+@pytest.mark.parametrize("layout", ["sheets", "tight"])
 def test_each_back_lands_behind_its_front_when_the_sheet_is_turned_on_that_edge(
-        paper: str, card: str, edge: str, offset: tuple[float, float]) -> None:
-    imp = impose(13, settings_for(paper, card, duplex=edge, back_offset=offset))
+        paper: str, card: str, edge: str, offset: tuple[float, float], layout: str) -> None:
+    imp = impose(13, settings_for(paper, card, duplex=edge, back_offset=offset, layout=layout))
     assert len(imp.pages) % 2 == 0
     for front_page, back_page in zip(imp.pages[::2], imp.pages[1::2]):
         assert (front_page.kind, back_page.kind) == ("fronts", "backs")
@@ -189,7 +201,7 @@ def test_each_back_lands_behind_its_front_when_the_sheet_is_turned_on_that_edge(
             assert math.isclose(back.trim.cx, x + offset[0], abs_tol=1e-6)
             assert math.isclose(back.trim.cy, y + offset[1], abs_tol=1e-6)
             assert (round(back.trim.w, 6), round(back.trim.h, 6)) == (round(front.trim.w, 6), round(front.trim.h, 6))
-        check_sheet(back_page, offset=offset != (0.0, 0.0))
+        check_sheet(back_page, offset=offset != (0.0, 0.0), tight=layout == "tight")
 
 
 def test_turning_a_portrait_sheet_on_its_long_edge_swaps_left_and_right() -> None:
@@ -201,8 +213,9 @@ def test_turning_a_portrait_sheet_on_its_long_edge_swaps_left_and_right() -> Non
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("card", ["poker", "bridge", "square", "a6"])
-def test_gutter_fold_backs_mirror_their_fronts_across_the_fold(paper: str, card: str) -> None:
-    imp = impose(7, settings_for(paper, card, duplex="gutter"))
+@pytest.mark.parametrize("layout", ["sheets", "tight"])
+def test_gutter_fold_backs_mirror_their_fronts_across_the_fold(paper: str, card: str, layout: str) -> None:
+    imp = impose(7, settings_for(paper, card, duplex="gutter", layout=layout))
     for sheet in imp.pages:
         assert sheet.kind == "fronts and backs" and sheet.fold is not None
         fold = sheet.fold
@@ -251,8 +264,8 @@ def test_card_sizes_parse_presets_turned_presets_and_millimetres() -> None:
         parse_paper("a9")
 
 
-def _cut_lines_marked(sheet: Sheet, slots: tuple[Slot, ...]) -> list[str]:
-    """Every cut line of a grid of ``slots`` that lacks a crop mark of at least ``EDGE_MARK``
+def _cut_lines_marked(sheet: Sheet, slots: tuple[Slot, ...], least: float = EDGE_MARK) -> list[str]:
+    """Every cut line of a grid of ``slots`` that lacks a crop mark of at least ``least``
     beyond the grid's trim at either end (both ends along each line), outside every trim."""
     if not slots:
         return []
@@ -262,7 +275,7 @@ def _cut_lines_marked(sheet: Sheet, slots: tuple[Slot, ...]) -> list[str]:
                                      (False, (grid.x, grid.x1), ("left", "right"))):
         for v in sorted({v for s in slots for v in ((s.trim.x, s.trim.x1) if vertical else (s.trim.y, s.trim.y1))}):
             spans = [sorted((m.y0, m.y1) if vertical else (m.x0, m.x1)) for m in sheet.marks
-                     if m.length >= EDGE_MARK - 1e-9 and all(abs(c - v) < 1e-6 for c in
+                     if m.length >= least - 1e-9 and all(abs(c - v) < 1e-6 for c in
                                                             ((m.x0, m.x1) if vertical else (m.y0, m.y1)))]
             if not any(b <= lo + 1e-6 for _, b in spans):
                 missing.append(f"{'x' if vertical else 'y'} = {v:.2f} at the {ends[0]}")
@@ -274,8 +287,9 @@ def _cut_lines_marked(sheet: Sheet, slots: tuple[Slot, ...]) -> list[str]:
 @pytest.mark.parametrize("duplex", ["none", "long", "short", "gutter"])
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("card", ["poker", "bridge", "tarot", "mini-euro", "square", "stone"])
+@pytest.mark.parametrize("layout", ["sheets", "tight"])
 def test_every_cut_line_is_marked_at_both_sheet_edges_on_fronts_and_backs(card: str, paper: str,
-                                                                            duplex: str) -> None:
+                                                                            duplex: str, layout: str) -> None:
     """A guillotine lines up on the marks at the sheet's edges, so every cut (inner ones too)
     needs a mark of at least 3 mm beyond the grid at both ends, outside the trim, on the
     fronts and on the backs: Shifting Stones' stone sheets (30 mm squares, no safe zone,
@@ -283,9 +297,55 @@ def test_every_cut_line_is_marked_at_both_sheet_edges_on_fronts_and_backs(card: 
     from print.shifting_stones import STONE_SIZE
 
     size = STONE_SIZE if card == "stone" else parse_card_size(card)
-    s = Settings(parse_paper(paper), size, 3.0, 0.0 if card == "stone" else 3.0, 5.0, duplex)
+    s = Settings(parse_paper(paper), size, 3.0, 0.0 if card == "stone" else 3.0, None, duplex, layout=layout)
     imp = impose(20, s)
     for sheet in imp.pages:
-        check_sheet(sheet)
+        check_sheet(sheet, tight=layout == "tight")
         for group in (sheet.fronts, sheet.backs):
             assert _cut_lines_marked(sheet, group) == [], f"page {sheet.number} ({sheet.kind})"
+
+
+# -- the tight layout ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("paper, band", [("a4", "foot"), ("letter", "side")])
+@pytest.mark.parametrize("duplex", ["none", "long", "short"])
+def test_nine_poker_cards_butt_on_a4_and_letter_sharing_their_cuts(paper: str, band: str, duplex: str) -> None:
+    """The tight layout: 9 poker cards a page on A4 and on Letter with the default bleed,
+    each card touching its neighbours (one cut between two cards), the bleed only across the
+    grid's outer edges, every cut line marked at both sheet edges; on Letter the margin
+    band runs up the side, there being 6.35 mm above and below the cards."""
+    imp = impose(9, settings_for(paper, duplex=duplex, layout="tight"))
+    assert (imp.per_page, imp.columns, imp.rows, imp.landscape) == (9, 3, 3, False)
+    assert imp.settings.page_margin == 3.0  # the tight layout's own margin
+    for sheet in imp.pages:
+        group = sheet.fronts or sheet.backs
+        trims = [s.trim for s in group]
+        grid = Box.union(trims)
+        assert grid.w == pytest.approx(3 * 63.5) and grid.h == pytest.approx(3 * 88.9)  # butted: no gaps
+        xs = sorted({round(v, 6) for t in trims for v in (t.x, t.x1)})
+        ys = sorted({round(v, 6) for t in trims for v in (t.y, t.y1)})
+        assert len(xs) == 4 and len(ys) == 4  # 4 cuts each way, shared by neighbours
+        for slot in group:
+            t, b = slot.trim, slot.bleed
+            for inner, outer, at_edge in ((t.x, b.x, t.x <= grid.x + 1e-6), (b.x1, t.x1, t.x1 >= grid.x1 - 1e-6),
+                                          (t.y, b.y, t.y <= grid.y + 1e-6), (b.y1, t.y1, t.y1 >= grid.y1 - 1e-6)):
+                assert (inner - outer == pytest.approx(3.0)) if at_edge else (inner - outer == pytest.approx(0.0))
+        check_sheet(sheet, tight=True)
+        assert sheet.info is not None
+        if band == "foot":
+            assert (sheet.info_turn, sheet.info.h) == (0, FOOTER)
+        else:
+            assert sheet.info_turn == 90 and sheet.info.w == FOOTER and sheet.info.h > 250
+        for m in sheet.marks:
+            assert m.length >= EDGE_MARK - 1e-9
+
+
+def test_the_tight_layout_takes_the_margin_given_and_says_what_a_card_needs() -> None:
+    # at a 5 mm margin Letter has 1.35 mm above and below three poker cards: too little for marks
+    imp = impose(9, settings_for("letter", layout="tight", margin=5.0))
+    assert imp.per_page == 8 and imp.settings.page_margin == 5.0
+    assert settings_for(layout="sheets").page_margin == 5.0
+    # a card with room for a 3 mm mark beyond each edge, a 3 mm margin, and the 8 mm band below
+    with pytest.raises(RequestError, match=r"one needs 262\.0 x 271\.0 mm of paper"):
+        impose(1, Settings(parse_paper("a4"), CardSize("custom", 250, 250), layout="tight"))
