@@ -17,6 +17,7 @@ from generators.common.grading import spearman
 from generators.common.words import plural, times
 from generators.shifting_stones.deck import Card, Deck
 from generators.shifting_stones.pattern import Pattern
+from generators.shifting_stones import scale as price
 from generators.shifting_stones.tiles import TileSet
 
 if TYPE_CHECKING:  # the verifier's types only: this module loads no solver until one is needed
@@ -37,13 +38,13 @@ def measure_text(k: CardCheck) -> str:
             f"at most {k.max} actions")
 
 
-def points_ranges(deck: Deck, check: DeckCheck) -> list[tuple[int, int, float, float]]:
-    """(points, cards, least difficulty, most difficulty) for each points value."""
+def points_ranges(deck: Deck, check: DeckCheck) -> list[tuple[int, int, float, float, float]]:
+    """(points, cards, least, mean and most difficulty) for each points value."""
     by: dict[int, list[float]] = {}
     for card, k in zip(deck.cards, check.cards):
         if card.points is not None and k.difficulty is not None:
             by.setdefault(card.points, []).append(k.difficulty)
-    return [(p, len(v), min(v), max(v)) for p, v in sorted(by.items())]
+    return [(p, len(v), min(v), sum(v) / len(v), max(v)) for p, v in sorted(by.items())]
 
 
 def correlation(deck: Deck, check: DeckCheck) -> float | None:
@@ -56,15 +57,27 @@ def summary(deck: Deck, check: DeckCheck, spec: Any = None) -> list[Figure]:
     out: list[Figure] = []
     stones = [c.pattern.stones for c in deck.cards]
     shapes = Counter(c.pattern.shape for c in deck.cards)
-    out.append(Fact("windows", f"{min(stones)}-{max(stones)} stones; {len(shapes)} different window shapes "
-                               f"(the most used {times(max(shapes.values()))})"))
+    sizes = Counter((c.pattern.height, c.pattern.width) for c in deck.cards)
+    out.append(Fact("windows", ", ".join(f"{h}x{w} {n}" for (h, w), n in sorted(sizes.items())) +
+                    f"; {len(shapes)} different stone layouts (the most used {times(max(shapes.values()))})"))
+    out.append(Fact("stones per pattern", ", ".join(f"{k}: {n}" for k, n in sorted(Counter(stones).items())) +
+                    f" (mean {sum(stones) / len(stones):.2f})"))
     ranges = points_ranges(deck, check)
     if ranges:
         out.append(Fact("points by difficulty", "; ".join(
-            f"{plural(p, 'point')}: {n} cards, {lo:.2f}-{hi:.2f}" for p, n, lo, hi in ranges)))
+            f"{plural(p, 'point')}: {n} cards, {lo:.2f}-{hi:.2f} (mean {mean:.2f}, published {price.anchor(p):g})"
+            for p, n, lo, mean, hi in ranges)))
         rho = correlation(deck, check)
         if rho is not None:
             out.append(Fact("Spearman correlation of points and difficulty", f"{rho:.3f}"))
+        priced = [(c.points, k.difficulty) for c, k in zip(deck.cards, check.cards)
+                  if c.points is not None and k.difficulty is not None]
+        steps = price.bounds([p for p, _ in priced])
+        on = sum(price.rate(d, steps) == p for p, d in priced)
+        ratio = sum(p for p, _ in priced) / max(sum(d for _, d in priced), 1e-9)
+        out.append(Fact("points per expected action", f"{ratio:.2f} (the published deck: about 0.9); "
+                                                      f"{on} of {len(priced)} cards worth what the absolute "
+                                                      f"scale gives them"))
     else:
         bounds = ", ".join(f"{plural(p, 'point')} up to {b:.2f}" for p, b in check.bounds)
         rated = Counter(k.rated for k in check.cards if k.rated is not None)

@@ -17,6 +17,7 @@ from typing import Any
 from generators.common import grading, parse
 from generators.common.errors import RequestError, check
 from generators.common.options import SEED, WORKERS, Option, output, recorded, whole
+from generators.shifting_stones.scale import PUBLISHED_MIX
 from generators.shifting_stones.tiles import PLACES, PUBLISHED, TileSet, parse_tile_set
 
 GAME = "shifting-stones"
@@ -29,8 +30,6 @@ HELP = ("Each card is a window of up to 3x3 cells, each a stone face or any ston
 DECK_NAME = "deck.json"
 DEFAULT_OUT = f"output/{GAME}/{DECK_NAME}"
 
-#: The published deck's points mix: (points, cards).
-PUBLISHED_MIX = ((1, 28), (2, 26), (3, 13), (5, 5))
 #: The solo game's mix.
 SOLO_MIX = ((1, 8), (2, 4), (3, 3), (5, 1))
 
@@ -84,8 +83,15 @@ def _tiles(value: Any, label: str) -> TileSet:
     return parse_tile_set(value, label)
 
 
-def _stones(value: Any, label: str) -> tuple[int, int]:
+def _stones(value: Any, label: str) -> tuple[int, int] | None:
+    """``published`` (None: the published deck's stones and windows) or ``N``/``MIN-MAX``."""
+    if isinstance(value, str) and value.strip().lower() == PUBLISHED_SHAPE:
+        return None
     return parse.parse_range(value, label, low=1, high=PLACES)
+
+
+#: ``--stones``' default: patterns shaped like the published deck's.
+PUBLISHED_SHAPE = "published"
 
 
 OPTIONS: tuple[Option, ...] = (
@@ -95,7 +101,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("mix", parse_mix, None, "cards per points value, like `1:28,2:26,3:13,5:5`; alone it sets the "
            "deck size (`1:8,2:4,3:3,5:1` is the solo deck)", metavar="P:N,...",
            default_text="1:28,2:26,3:13,5:5 scaled to --cards"),
-    Option("stones", _stones, "3-6", "`N` or `MIN-MAX` stones a pattern shows", metavar="N|MIN-MAX"),
+    Option("stones", _stones, PUBLISHED_SHAPE, "`published`: patterns shaped like the published deck's (1-4 "
+           "stones, mostly 2, in its windows and shares: 1x2, 2x1, 1x3, 3x1, 2x2 and 3x3), points on the "
+           "published scale; or `N` or `MIN-MAX` stones a pattern shows, in any window up to 3x3 (`3-6` for a "
+           "harder deck)", metavar="published|N|MIN-MAX"),
     SEED,
     whole("attempts", None, "candidate patterns to measure before choosing the deck", low=1, high=100_000,
           default_text=f"{PER_CARD} per card"),
@@ -112,7 +121,8 @@ class Spec:
         tiles: the stones.
         cards: cards in the deck.
         mix: cards per points value, in rising points (their sum is ``cards``).
-        stones: the least and most stones a pattern shows.
+        stones: the least and most stones a pattern shows; None: shaped like the published
+            deck (``scale.PUBLISHED_STONES`` and ``PUBLISHED_WINDOWS``).
         seed: the random seed; the same spec and seed give the same deck.
         attempts: candidate patterns to measure (None: ``PER_CARD`` per card).
         workers: processes that measure candidates (the deck does not depend on it).
@@ -122,7 +132,7 @@ class Spec:
     tiles: TileSet = PUBLISHED
     cards: int = 72
     mix: Mix = PUBLISHED_MIX
-    stones: tuple[int, int] = (3, 6)
+    stones: tuple[int, int] | None = None
     seed: int = 0
     attempts: int | None = None
     workers: int = 1
@@ -150,9 +160,10 @@ class Spec:
         if total != self.cards:
             out.append(f"mix: {mix_text(self.mix)} adds up to {total} cards, not the deck's {self.cards} "
                        f"(--cards)")
-        lo, hi = self.stones
-        if hi < lo or lo < 1:
-            out.append(f"stones: expected 1 <= MIN <= MAX, got {lo}-{hi}")
+        if self.stones is not None:
+            lo, hi = self.stones
+            if hi < lo or lo < 1:
+                out.append(f"stones: expected 1 <= MIN <= MAX, got {lo}-{hi}")
         if self.budget < self.cards:
             out.append(f"attempts: {self.budget} candidates cannot make {self.cards} cards")
         if self.workers < 1:
@@ -166,5 +177,5 @@ class Spec:
 
     def parameters(self) -> dict[str, Any]:
         shown = {"tiles": self.tiles.title, "mix": mix_text(self.mix), "attempts": self.budget,
-                 "stones": list(self.stones)}
+                 "stones": PUBLISHED_SHAPE if self.stones is None else list(self.stones)}
         return recorded(OPTIONS, {o.name: shown.get(o.name, getattr(self, o.name, None)) for o in OPTIONS})

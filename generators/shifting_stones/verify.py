@@ -16,7 +16,9 @@ points never fall as difficulty rises (no card is harder than a card worth more)
 recorded parameters hold (the number of cards, the mix, the stones per window, the tiles).
 
 A hand-written pattern list (no points, no difficulty) gets every measure and the points
-each pattern would earn on the published mix's scale (``DEFAULT_POINT_BOUNDS``).
+each pattern would earn on the absolute scale (``scale.PUBLISHED_SCALE``: about 0.9 points
+per expected action, anchored to the published deck's means per points value), the same
+whatever deck the generator makes by default.
 """
 
 from __future__ import annotations
@@ -33,15 +35,14 @@ from numba import njit
 
 from generators.common.words import plural
 from generators.shifting_stones.deck import Card, CardId, Deck
+from generators.shifting_stones.scale import PUBLISHED_SCALE, PUBLISHED_STONES, PUBLISHED_WINDOWS
 from generators.shifting_stones.tiles import TileSet
 
 SIDE = 3
 
-#: The difficulty bounds between point values in the default deck (``templeforge generate
-#: shifting-stones``, seed 0): a pattern up to the first bound earns 1 point, up to the next 2,
-#: and so on. A test holds these to a fresh default deck.
-DEFAULT_POINT_BOUNDS: tuple[tuple[int, float], ...] = ((1, 4.925), (2, 6.406), (3, 7.59))
-DEFAULT_TOP = 5
+#: The absolute scale's difficulty bounds between point values (``scale.PUBLISHED_SCALE``): a
+#: pattern up to the first bound earns 1 point, up to the next 2, and so on.
+DEFAULT_POINT_BOUNDS, DEFAULT_TOP = PUBLISHED_SCALE
 
 
 #: Difficulty is stored to three decimals.
@@ -281,6 +282,14 @@ def parameter_problems(deck: Deck) -> list[str]:
     if "cards" in params and params["cards"] != len(deck.cards):
         out.append(f"parameters.cards: {params['cards']}, but the deck has {len(deck.cards)} cards")
     stones = params.get("stones")
+    if stones == "published":  # shaped like the published deck: its windows, 1-4 stones
+        windows = {w for w, _ in PUBLISHED_WINDOWS}
+        most = max(k for k, _ in PUBLISHED_STONES)
+        for c in deck.cards:
+            size = (c.pattern.height, c.pattern.width)
+            if size not in windows or not 1 <= c.pattern.stones <= most:
+                out.append(f"card {c.id}: a {size[0]}x{size[1]} window with {c.pattern.stones} stones, not "
+                           f"shaped like the published deck's (parameters.stones: published)")
     if isinstance(stones, list) and len(stones) == 2:
         lo, hi = stones
         for c in deck.cards:
@@ -304,7 +313,8 @@ def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck
     elif own is not None:
         (bounds, top), scale = own, "the deck's own points"
     else:
-        bounds, top, scale = DEFAULT_POINT_BOUNDS, DEFAULT_TOP, "the default deck's points (1:28,2:26,3:13,5:5)"
+        bounds, top, scale = DEFAULT_POINT_BOUNDS, DEFAULT_TOP, ("the absolute scale (about 0.9 points an "
+                                                                "expected action, as the published deck)")
     g = grids(deck.tiles)
     checks = tuple(check_card(g, deck, c, bounds, top) for c in deck.cards)
     rules: list[str] = []

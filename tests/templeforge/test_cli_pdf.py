@@ -76,7 +76,7 @@ def test_an_unverified_hand_written_deck_is_printed_with_answers_found_here(tmp_
     (["--bleed", "-1"], "--bleed: expected at least 0, got -1"),
     (["--pitch", "5"], "--pitch: expected at least 8, got 5"),
     (["--players", "-2"], "--players: expected at least 0, got -2"),
-    (["--margin", "31"], "--margin: expected at most 30, got 31"),
+    (["--margin", "31"], "--margin: expected auto or a margin of 0-30 mm, got '31'"),
     (["--safe", "-1"], "--safe: expected at least 0, got -1"),
     (["--duplex", "both"], "--duplex: expected one of none, long, short, gutter"),
     (["--back-offset", "9,0", "--duplex", "long"], "--back-offset: expected each of X,Y within +-5 mm"),

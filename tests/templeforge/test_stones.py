@@ -43,7 +43,7 @@ def test_verify_a_hand_written_list_and_show_it(tmp_path: Path) -> None:
         {"id": "B", "window": [["Horse", "Horse", "Horse"]]}]}))
     result = run("verify", str(mine))
     assert result.exit_code == 0, result.output
-    assert "would earn" in result.output and "default deck's points" in result.output
+    assert "would earn" in result.output and "absolute scale" in result.output
     result = run("show", str(mine), "--card", "B")
     assert result.exit_code == 0 and "Horse  Horse  Horse" in result.output
 

@@ -12,6 +12,7 @@ import pytest
 from generators.common.errors import RequestError, Shortfall
 from generators.common.grading import spearman
 from generators.shifting_stones import generate as gen
+from generators.shifting_stones import scale
 from generators.shifting_stones import verify
 from generators.shifting_stones.deck import Card, Deck, deck_from_json
 from generators.shifting_stones.generate import generate, shapes
@@ -128,6 +129,10 @@ def test_choosing_takes_one_card_a_run_and_no_single_change_evens_the_deck_out_m
 
 @pytest.mark.slow  # the default deck takes half a minute to make
 def test_the_default_deck_keeps_its_promises(stones_deck: Deck) -> None:
+    """Shaped and priced like the published deck (issue 31): its windows and stones per
+    pattern exactly, layouts repeated with other faces, faces used in proportion to the
+    tiles, every card's points those the absolute scale gives it, and each points value's
+    mean difficulty within 0.25 actions of the published mean."""
     cards = stones_deck.cards
     assert len(cards) == 72
     assert sorted(Counter(c.points for c in cards).items()) == list(PUBLISHED_MIX)
@@ -135,22 +140,42 @@ def test_the_default_deck_keeps_its_promises(stones_deck: Deck) -> None:
     for low, high in itertools.pairwise(by_points):
         if low.points < high.points:
             assert low.difficulty <= high.difficulty, "a card is harder than one worth more"
-    assert spearman([c.points for c in cards], [c.difficulty for c in cards]) > 0.85
-    shapes_used = Counter(c.pattern.shape for c in cards)
-    assert len(shapes_used) >= 40 and max(shapes_used.values()) <= 3
+    stones = Counter(c.pattern.stones for c in cards)
+    assert dict(stones) == dict(scale.PUBLISHED_STONES)
+    windows = Counter((c.pattern.height, c.pattern.width) for c in cards)
+    for window, n in scale.PUBLISHED_WINDOWS:
+        assert abs(windows[window] - n) <= 1, (window, windows[window], n)
+    assert set(windows) <= {w for w, _ in scale.PUBLISHED_WINDOWS}
+    layouts = Counter(c.pattern.shape for c in cards)
+    assert 18 <= len(layouts) <= 34 and max(layouts.values()) >= 12  # repeated with other faces
+    for c in cards:
+        assert scale.rate(c.difficulty, scale.PUBLISHED_SCALE) == c.points, c.id
+    for points, mean in scale.ANCHORS:
+        mine = [c.difficulty for c in cards if c.points == points]
+        assert abs(sum(mine) / len(mine) - mean) <= 0.25, (points, sum(mine) / len(mine))
     faces = Counter(f for c in cards for f in c.pattern.fixed)
-    assert len(faces) == 8 and max(faces.values()) / min(faces.values()) < 1.25
-    assert all(3 <= c.pattern.stones <= 6 for c in cards)
+    total = sum(faces.values())
+    for f, name in enumerate(PUBLISHED.faces):
+        share = PUBLISHED.tiles[f // 2].count / 18
+        assert abs(faces[f] / total - share) <= 0.03, (name, faces[f] / total, share)
+    assert 0.8 <= sum(c.points for c in cards) / sum(c.difficulty for c in cards) <= 1.0  # points per action
 
 
 @pytest.mark.slow  # the default deck
-def test_the_verifier_agrees_with_the_default_deck_and_its_scale_is_the_documented_one(stones_deck: Deck) -> None:
+def test_the_verifier_agrees_with_the_default_deck(stones_deck: Deck) -> None:
     check = verify.verify_deck(deck_from_json(stones_deck.as_json()))
     assert check.ok, check.problems[:3]
     assert len({k.key for k in check.cards}) == 72
-    bounds, top = verify.scale_of(stones_deck)
-    assert (bounds, top) == (verify.DEFAULT_POINT_BOUNDS, verify.DEFAULT_TOP), (
-        "the default deck changed: update verify.DEFAULT_POINT_BOUNDS")
+    assert all(k.rated == c.points for k, c in zip(check.cards, stones_deck.cards))
+
+
+def test_the_absolute_scale_sits_between_the_published_means() -> None:
+    assert scale.PUBLISHED_SCALE == (((1, 1.75), (2, 2.8), (3, 4.35)), 5)
+    assert [scale.rate(d, scale.PUBLISHED_SCALE) for d in (1.2, 1.75, 1.76, 2.8, 3.0, 4.4, 9.0)] == \
+        [1, 1, 2, 2, 3, 5, 5]
+    # a value between anchors sits on the line through them; beyond, on the last two's
+    assert scale.anchor(4) == pytest.approx(4.35) and scale.anchor(7) == pytest.approx(6.9)
+    assert scale.bounds([1, 5]) == (((1, 3.3),), 5)
 
 
 @pytest.mark.slow  # generates twice
@@ -185,7 +210,7 @@ def test_the_verifier_names_each_kind_of_fault(small_stones_deck: Deck) -> None:
 
 def test_a_hand_written_list_is_measured_and_rated_on_the_default_scale() -> None:
     data = {"format": "templeforge.deck/1", "game": "shifting-stones",
-            "cards": [{"window": [["Sun", "Fish"]]},
+            "cards": [{"window": [["Horse", "Seed"]]},
                       {"window": [["Boat", "Tree", "Bird"], ["Seed", "Horse", "Fish"], ["any", "any", "any"]]}]}
     deck = deck_from_json(data)
     check = verify.verify_deck(deck)
@@ -193,8 +218,8 @@ def test_a_hand_written_list_is_measured_and_rated_on_the_default_scale() -> Non
     easy, hard = check.cards
     assert easy.difficulty < hard.difficulty
     assert easy.rated == verify.rate(easy.difficulty, verify.DEFAULT_POINT_BOUNDS, 5) == 1
-    assert hard.rated in (3, 5)
-    assert "default deck's points" in check.scale
+    assert hard.rated == 5 and hard.difficulty > 4.35  # nine stones pinned: far harder than any published card
+    assert "absolute scale" in check.scale
 
 
 def test_bad_deck_files_name_the_field() -> None:
