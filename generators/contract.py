@@ -149,8 +149,11 @@ class Rules(Protocol):
         """The deck file's JSON Schema."""
 
     def verify(self, deck: Any, *, time_limit: float | None = None, tiers_from: Any = None,
-               tiers_name: str = "") -> Check:
-        """Re-prove every card without the generator; a hand-written deck gets its proofs."""
+               tiers_name: str = "", strict: bool = False) -> Check:
+        """Re-prove every card without the generator; a hand-written deck gets its proofs.
+        A hand-written deck's own pricing (points a designer wrote) that runs against the
+        measured difficulty is reported, not failed, unless ``strict``; a generated deck's
+        always fails. A game whose cards carry no designer pricing ignores ``strict``."""
 
     def completed(self, deck: Any, check: Any) -> Deck:
         """``deck`` with every proof its passing ``check`` found written in (a hand-written

@@ -65,7 +65,7 @@ def summary(deck: Deck, check: DeckCheck, spec: Any = None) -> list[Figure]:
     ranges = points_ranges(deck, check)
     if ranges:
         out.append(Fact("points by difficulty", "; ".join(
-            f"{plural(p, 'point')}: {n} cards, {lo:.2f}-{hi:.2f} (mean {mean:.2f}, published {price.anchor(p):g})"
+            f"{plural(p, 'point')}: {plural(n, 'card')}, {lo:.2f}-{hi:.2f} (mean {mean:.2f}, published {price.anchor(p):g})"
             for p, n, lo, mean, hi in ranges)))
         rho = correlation(deck, check)
         if rho is not None:
@@ -108,13 +108,35 @@ def card_table(deck: Deck, check: DeckCheck) -> Table:
     return Table(columns, tuple(rows), "><>>>>>")
 
 
+def agreement(check: DeckCheck) -> list[Figure]:
+    """A hand-written list's own points beside the absolute scale: the shares that agree,
+    the correlation and the inverted pairs, widest gap first."""
+    a = check.agreement
+    if a is None:
+        return []
+    rho = f"; Spearman correlation of your points and difficulty {a.rho:.3f}" if a.rho is not None else ""
+    out: list[Figure] = [Fact("your points beside the absolute scale",
+                              f"{a.equal:.0%} of {plural(a.cards, 'card')} worth what the scale gives them, "
+                              f"{a.near:.0%} within one step{rho}; "
+                              f"{plural(a.pairs, 'inverted pair')} (a card worth less but harder than one worth "
+                              f"more)")]
+    if a.inverted:
+        rows = tuple((str(c), str(p), f"{d:.3f}", str(c2), str(p2), f"{d2:.3f}", f"{d - d2:.3f}")
+                     for c, p, d, c2, p2, d2 in a.inverted)
+        if a.pairs > len(rows):
+            out.append(Fact("inverted pairs shown", f"the {len(rows)} widest of {a.pairs}"))
+        out.append(Table(("card", "points", "difficulty", "harder than card", "worth", "difficulty", "gap"),
+                         rows, "<>><>>>"))
+    return out
+
+
 def report(deck: Deck, check: DeckCheck, show_all: bool = False) -> list[Figure]:
     """What ``verify`` prints: the card table (each window drawn too with ``show_all``),
-    then the summary."""
+    the summary, and for a hand-written list with points their agreement with the scale."""
     out: list[Figure] = [card_table(deck, check)]
     if show_all:
         out += cards(deck, deck.cards, check)
-    return out + summary(deck, check)
+    return out + summary(deck, check) + agreement(check)
 
 
 def cards(deck: Deck, chosen: Sequence[Card], check: DeckCheck | None = None) -> list[Figure]:
@@ -156,4 +178,4 @@ def build_report(deck: Deck, check: DeckCheck) -> list[Figure]:
                   colours=tuple((letters[i], deck.tiles.colour(i)) for i in range(len(letters))))
     usage = Bars("stones of each face across the deck", tuple(check.usage),
                  tuple(float(n) for n in check.usage.values()))
-    return [verdict(deck, check), *summary(deck, check), usage, table]
+    return [verdict(deck, check), *summary(deck, check), *agreement(check), usage, table]

@@ -169,6 +169,58 @@ class CardCheck:
 
 
 @dataclass(frozen=True, slots=True)
+class Agreement:
+    """A designer's own points beside the absolute scale's (``scale.bounds`` over their
+    values), card by card.
+
+    Attributes:
+        cards: the cards with points and a difficulty.
+        equal: the share worth what the scale gives them.
+        near: the share within one step of it (neighbouring values of the designer's).
+        rho: the Spearman correlation of their points and difficulty.
+        inverted: pairs where a card worth less is harder than a card worth more, the widest
+            difficulty gap first: (cheaper card, its points, its difficulty, dearer card, its
+            points, its difficulty).
+        pairs: how many such pairs there are in all (``inverted`` lists the first ``SHOWN``).
+    """
+
+    cards: int
+    equal: float
+    near: float
+    rho: float | None
+    inverted: tuple[tuple[CardId, int, float, CardId, int, float], ...]
+    pairs: int
+
+
+#: Inverted pairs an agreement lists (the widest gaps; the count covers all).
+SHOWN = 10
+
+
+def agreement(deck: Deck, checks: Sequence[CardCheck]) -> Agreement | None:
+    """How the deck's own points agree with the absolute scale (None: no card has both
+    points and a difficulty)."""
+    from generators.common.grading import spearman
+    from generators.shifting_stones.scale import bounds
+
+    rows = [(c.id, c.points, k.difficulty) for c, k in zip(deck.cards, checks)
+            if c.points is not None and k.difficulty is not None]
+    if not rows:
+        return None
+    values = sorted({p for _, p, _ in rows})
+    steps = bounds(values)
+    place = {p: i for i, p in enumerate(values)}
+    theirs = [place[p] for _, p, _ in rows]
+    ours = [place[rate(d, *steps)] for _, _, d in rows]
+    equal = sum(a == b for a, b in zip(theirs, ours)) / len(rows)
+    near = sum(abs(a - b) <= 1 for a, b in zip(theirs, ours)) / len(rows)
+    rho = spearman([float(p) for _, p, _ in rows], [d for _, _, d in rows]) if len(rows) > 1 else None
+    inverted = [(a[0], a[1], a[2], b[0], b[1], b[2]) for a in rows for b in rows
+                if a[1] < b[1] and a[2] > b[2] + TOLERANCE]
+    inverted.sort(key=lambda t: (-(t[2] - t[5]), str(t[0]), str(t[3])))
+    return Agreement(len(rows), equal, near, rho, tuple(inverted[:SHOWN]), len(inverted))
+
+
+@dataclass(frozen=True, slots=True)
 class DeckCheck:
     """The verdict on a deck: ``ok`` when no card and no rule has a problem.
 
@@ -179,6 +231,8 @@ class DeckCheck:
         bounds: the points scale hand-written cards are placed on ((points, most difficulty),
             ...), and the points above the last bound.
         scale: where the scale came from.
+        agreement: how a hand-written list's own points agree with the absolute scale
+            (None for a generated deck, whose points must never run against difficulty).
     """
 
     cards: tuple[CardCheck, ...]
@@ -187,6 +241,7 @@ class DeckCheck:
     bounds: tuple[tuple[int, float], ...]
     top: int
     scale: str
+    agreement: Agreement | None = None
 
     @property
     def problems(self) -> tuple[str, ...]:
@@ -252,15 +307,16 @@ def check_card(g: Grids, deck: Deck, card: Card, bounds: Sequence[tuple[int, flo
                      tuple(problems))
 
 
-def point_problems(deck: Deck, checks: Sequence[CardCheck]) -> list[str]:
-    """Cards worth fewer points that are harder than a card worth more, and a mix not kept."""
+def point_problems(deck: Deck, checks: Sequence[CardCheck], inversions: bool = True) -> list[str]:
+    """Cards worth fewer points that are harder than a card worth more (with
+    ``inversions``), and a mix not kept."""
     out = []
     with_points = [(c.points, k) for c, k in zip(deck.cards, checks) if c.points is not None]
     if with_points and len(with_points) != len(deck.cards):
         missing = [str(c.id) for c in deck.cards if c.points is None]
         out.append(f"points: some cards have points and {len(missing)} do not (card {', '.join(missing[:5])})")
     measured = [(p, k) for p, k in with_points if k.difficulty is not None]
-    for low, high in itertools.combinations(sorted({p for p, _ in measured}), 2):
+    for low, high in itertools.combinations(sorted({p for p, _ in measured}), 2) if inversions else ():
         hardest = max((k for p, k in measured if p == low), key=lambda k: k.difficulty)  # type: ignore[arg-type,return-value]
         easiest = min((k for p, k in measured if p == high), key=lambda k: k.difficulty)  # type: ignore[arg-type,return-value]
         if hardest.difficulty > easiest.difficulty:  # type: ignore[operator]
@@ -300,11 +356,18 @@ def parameter_problems(deck: Deck) -> list[str]:
     return out
 
 
+def hand_written(deck: Deck) -> bool:
+    """Whether the deck is a designer's own list (no seed, no recorded mix), not generated."""
+    return deck.seed is None and "mix" not in deck.parameters
+
+
 def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck | None = None,
-                tiers_name: str = "") -> DeckCheck:
+                tiers_name: str = "", strict: bool = False) -> DeckCheck:
     """Check every card and every rule (see the module docstring). ``tiers_from``: another
-    deck whose points scale places the cards (default: this deck's own, else the default
-    deck's). ``time_limit`` is accepted for the command's sake; every search here finishes."""
+    deck whose points scale places the cards (default: this deck's own, else the absolute
+    scale). A hand-written list with its own points gets an ``agreement`` with the absolute
+    scale, and its inverted pairs are problems only when ``strict``; a generated deck's are
+    always. ``time_limit`` is accepted for the command's sake; every search here finishes."""
     del time_limit
     own = scale_of(deck)
     other = scale_of(tiers_from) if tiers_from is not None else None
@@ -323,8 +386,9 @@ def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck
         if k.feasible and k.key in first:
             rules.append(f"card {k.card} shows on exactly the grids card {first[k.key]} shows (the same pattern)")
         first.setdefault(k.key, k.card)
-    rules += point_problems(deck, checks)
+    own = hand_written(deck)
+    rules += point_problems(deck, checks, inversions=strict or not own)
     rules += parameter_problems(deck)
     usage = Counter(f for c in deck.cards for f in c.pattern.fixed)
     return DeckCheck(checks, tuple(rules), {name: usage[i] for i, name in enumerate(deck.tiles.faces)},
-                     tuple(bounds), top, scale)
+                     tuple(bounds), top, scale, agreement(deck, checks) if own else None)

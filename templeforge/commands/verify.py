@@ -40,7 +40,11 @@ class VerifyCommand(click.Command):
 @click.option("--tiers-from", metavar="DECK.json",
               help="Place the cards on this deck's scale (difficulty tiers, points: the game's); default: "
                    "the deck's own, else the default one.")
-def verify(deck_file: str, time_limit: float | None, show_all: bool, tiers_from: str | None, seal_it: bool) -> None:
+@click.option("--strict", is_flag=True, help="A hand-written deck's own points that run against difficulty (a "
+              "card worth less but harder than one worth more) fail the deck; without it they are reported "
+              "beside the tool's scale. A generated deck's always fail.")
+def verify(deck_file: str, time_limit: float | None, show_all: bool, tiers_from: str | None, seal_it: bool,
+           strict: bool) -> None:
     """Re-prove every face of a deck and check the deck's rules.
 
     The deck's `game` says which game's verifier runs; it does not use the generator. What
@@ -72,7 +76,7 @@ def verify(deck_file: str, time_limit: float | None, show_all: bool, tiers_from:
                                    f"{deck_file} a {info.name} deck")
     started = time.perf_counter()
     rules = info.load_rules()
-    check = rules.verify(deck, time_limit=time_limit, tiers_from=other, tiers_name=tiers_from or "")
+    check = rules.verify(deck, time_limit=time_limit, tiers_from=other, tiers_name=tiers_from or "", strict=strict)
     took = time.perf_counter() - started
     made = f"generated, seed {deck.seed}" if deck.seed is not None else "hand-written"
     click.echo(f"{deck_file}: {info.title}, {plural(len(deck.cards), 'card')}, {check.counted} ({made})")

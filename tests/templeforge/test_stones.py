@@ -48,6 +48,27 @@ def test_verify_a_hand_written_list_and_show_it(tmp_path: Path) -> None:
     assert result.exit_code == 0 and "Horse  Horse  Horse" in result.output
 
 
+def test_a_hand_written_list_with_its_own_points_gets_an_agreement_report(tmp_path: Path) -> None:
+    """A designer's points that run against difficulty are reported beside the absolute
+    scale (shares, Spearman, each inverted pair with its gap) with exit 0; --strict fails
+    them."""
+    mine = tmp_path / "mine.json"
+    mine.write_text(json.dumps({"format": "templeforge.deck/1", "game": "shifting-stones", "cards": [
+        {"id": "A", "window": [["Horse", "Seed"]], "points": 2},       # 1.212 actions: the scale says 1
+        {"id": "B", "window": [["Sun", "any", "Fish"]], "points": 1},  # 2.991: harder than A, worth less
+        {"id": "C", "window": [["Horse", "Horse", "Horse"]], "points": 3},
+        {"id": "E", "window": [["Tree", "Boat"]], "points": 1}]}))
+    result = run("verify", str(mine))
+    assert result.exit_code == 0, result.output
+    assert "your points beside the absolute scale: 50% of 4 cards worth what the scale gives them, 75% " \
+           "within one step" in result.output
+    assert "1 inverted pair" in result.output
+    row = next(line for line in result.output.splitlines() if line.startswith("B "))
+    assert row.split() == ["B", "1", "2.991", "A", "2", "1.212", "1.779"]
+    strict = run("verify", str(mine), "--strict")
+    assert strict.exit_code == 1 and "card B is worth 1 but harder (2.991) than card A, worth 2" in strict.stderr
+
+
 def test_verify_fails_a_deck_whose_points_run_against_difficulty(small_stones_deck: Deck, tmp_path: Path) -> None:
     from dataclasses import replace
 

@@ -111,7 +111,8 @@ class Check:
         return f"{self.cards} tallies"
 
 
-def verify(deck: Deck, *, time_limit: float | None = None, tiers_from: Any = None, tiers_name: str = "") -> Check:
+def verify(deck: Deck, *, time_limit: float | None = None, tiers_from: Any = None, tiers_name: str = "",
+           strict: bool = False) -> Check:
     problems = []
     for c in deck.cards:
         cells = set(c.cells)
