@@ -11,9 +11,12 @@ Times, on this machine, in one run:
    ``--patterns`` windows of the default deck; and the same patterns measured by the
    verifier's independent search (``verify.Grids``), the peer in the same run;
 2. the default deck (72 cards, the published mix) generated with 2 workers and with 1 (the
-   decks must be byte-identical), then verified.
+   decks must be byte-identical), then verified;
+3. the default deck's distributions beside the published deck's (issue 31): stones per
+   pattern, windows, distinct stone layouts, difficulty, each points value's mean
+   difficulty, points per expected action and face use.
 
-Targets (issue 12): <= 1 s per pattern; the 72-card deck with every difficulty in <= 60 s.
+Targets: <= 1 s per pattern (issue 12); the default deck generated in <= 10 s (issue 31).
 """
 
 from __future__ import annotations
@@ -26,7 +29,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from generators.shifting_stones import verify  # noqa: E402
+from collections import Counter  # noqa: E402
+
+from generators.shifting_stones import scale, verify  # noqa: E402
 from generators.shifting_stones.generate import generate  # noqa: E402
 from generators.shifting_stones.space import space  # noqa: E402
 from generators.shifting_stones.spec import Spec  # noqa: E402
@@ -71,10 +76,51 @@ def main() -> None:
           f"(max {max(ours) * 1000:.0f}) | {p50 / p50v:.2f} of the verifier's search; {p50:.2f} of the 1 s target |")
     print(f"| one pattern, verifier (median of {len(theirs)}) | {p50v * 1000:.0f} ms "
           f"(max {max(theirs) * 1000:.0f}) | |")
-    print(f"| default deck (72 cards), 2 workers | {t2:.1f} s | {t2 / t1:.2f} of 1 worker; {t2 / 60:.2f} of the "
-          f"60 s target |")
+    print(f"| default deck (72 cards), 2 workers | {t2:.1f} s | {t2 / t1:.2f} of 1 worker; {t2 / 10:.2f} of the "
+          f"10 s target |")
     print(f"| default deck, 1 worker | {t1:.1f} s | |")
     print(f"| verify the deck | {tv:.1f} s | {tv / len(deck.cards) * 1000:.0f} ms a card |")
+    print()
+    shape(deck)
+
+
+#: The published deck's figures beside which the default deck is printed (issue 31).
+PUBLISHED_FIGURES = {
+    "distinct stone layouts": "26 (the most common 15 times)",
+    "difficulty (mean least actions)": "1.2-5.6, mean 2.3",
+    "points per expected action": "about 0.9",
+    "face use max/min": "3.9",
+}
+
+
+def shape(deck) -> None:  # type: ignore[no-untyped-def]
+    """The default deck's distributions beside the published deck's."""
+    cards = deck.cards
+    stones = Counter(c.pattern.stones for c in cards)
+    windows = Counter(f"{c.pattern.height}x{c.pattern.width}" for c in cards)
+    layouts = Counter(c.pattern.shape for c in cards)
+    faces = Counter(f for c in cards for f in c.pattern.fixed)
+    diffs = [c.difficulty for c in cards]
+    print("| | published deck | default deck |")
+    print("|---|---|---|")
+    print(f"| stones per pattern | {', '.join(f'{k}: {n}' for k, n in scale.PUBLISHED_STONES)} | "
+          f"{', '.join(f'{k}: {n}' for k, n in sorted(stones.items()))} |")
+    names = [f"{h}x{w}" for (h, w), _ in scale.PUBLISHED_WINDOWS]
+    others = sum(n for w, n in windows.items() if w not in names)
+    print(f"| windows | {', '.join(f'{w} {n}' for w, (_, n) in zip(names, scale.PUBLISHED_WINDOWS))} | "
+          f"{', '.join(f'{w} {windows[w]}' for w in names)}{f', others {others}' if others else ''} |")
+    print(f"| distinct stone layouts | {PUBLISHED_FIGURES['distinct stone layouts']} | {len(layouts)} (the most common "
+          f"{max(layouts.values())} times) |")
+    print(f"| difficulty (mean least actions) | {PUBLISHED_FIGURES['difficulty (mean least actions)']} | "
+          f"{min(diffs):.1f}-{max(diffs):.1f}, mean {sum(diffs) / len(diffs):.2f} |")
+    means = []
+    for p, _ in scale.ANCHORS:
+        mine = [c.difficulty for c in cards if c.points == p]
+        means.append(f"{sum(mine) / len(mine):.2f}" if mine else "-")
+    print(f"| by points 1 / 2 / 3 / 5 | {' / '.join(f'{a:g}' for _, a in scale.ANCHORS)} | {' / '.join(means)} |")
+    ratio = sum(c.points for c in cards) / sum(diffs)
+    print(f"| points per expected action | {PUBLISHED_FIGURES['points per expected action']} | {ratio:.2f} |")
+    print(f"| face use max/min | {PUBLISHED_FIGURES['face use max/min']} | {max(faces.values()) / min(faces.values()):.2f} |")
 
 
 if __name__ == "__main__":
