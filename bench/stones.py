@@ -120,7 +120,8 @@ def shape(deck) -> None:  # type: ignore[no-untyped-def]
     print(f"| by points 1 / 2 / 3 / 5 | {' / '.join(f'{a:g}' for _, a in scale.ANCHORS)} | {' / '.join(means)} |")
     ratio = sum(c.points for c in cards) / sum(diffs)
     print(f"| points per expected action | {PUBLISHED_FIGURES['points per expected action']} | {ratio:.2f} |")
-    print(f"| face use max/min | {PUBLISHED_FIGURES['face use max/min']} | {max(faces.values()) / min(faces.values()):.2f} |")
+    spread = max(faces.values()) / min(faces.values())
+    print(f"| face use max/min | {PUBLISHED_FIGURES['face use max/min']} | {spread:.2f} |")
 
 
 if __name__ == "__main__":

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 from generators.common.figures import Bars, Drawing, Fact, Figure, Histogram, Table
 from generators.common.grading import spearman
 from generators.common.words import plural, times
+from generators.shifting_stones import scale as price
 from generators.shifting_stones.deck import Card, Deck
 from generators.shifting_stones.pattern import Pattern
-from generators.shifting_stones import scale as price
 from generators.shifting_stones.tiles import TileSet
 
 if TYPE_CHECKING:  # the verifier's types only: this module loads no solver until one is needed
@@ -65,7 +65,8 @@ def summary(deck: Deck, check: DeckCheck, spec: Any = None) -> list[Figure]:
     ranges = points_ranges(deck, check)
     if ranges:
         out.append(Fact("points by difficulty", "; ".join(
-            f"{plural(p, 'point')}: {plural(n, 'card')}, {lo:.2f}-{hi:.2f} (mean {mean:.2f}, published {price.anchor(p):g})"
+            f"{plural(p, 'point')}: {plural(n, 'card')}, {lo:.2f}-{hi:.2f} (mean {mean:.2f}, "
+            f"published {price.anchor(p):g})"
             for p, n, lo, mean, hi in ranges)))
         rho = correlation(deck, check)
         if rho is not None:

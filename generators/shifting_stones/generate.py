@@ -35,13 +35,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from generators.common import deckfile
+from generators.common import deckfile, grading
 from generators.common.errors import Shortfall
 from generators.common.pool import Pool
+from generators.shifting_stones import scale
 from generators.shifting_stones.deck import Card, Deck
 from generators.shifting_stones.pattern import SIDE, Pattern
-from generators.common import grading
-from generators.shifting_stones import scale
 from generators.shifting_stones.space import space
 from generators.shifting_stones.spec import Spec
 from generators.shifting_stones.tiles import TileSet
@@ -105,7 +104,8 @@ def published_cells() -> tuple[tuple[tuple[int, int], int, tuple[tuple[tuple[boo
                 on = [cells[i] for i in range(len(cells)) if bits >> i & 1]
                 if len(on) != k:
                     continue
-                if (h, w) != (SIDE, SIDE) and not ({r for r, _ in on} >= {0, h - 1} and {c for _, c in on} >= {0, w - 1}):
+                edges = {r for r, _ in on} >= {0, h - 1} and {c for _, c in on} >= {0, w - 1}
+                if (h, w) != (SIDE, SIDE) and not edges:
                     continue
                 layouts.append(tuple(tuple((r, c) in on for c in range(w)) for r in range(h)))
             if layouts:
@@ -240,14 +240,14 @@ def choose_published(spec: Spec, pool: Sequence[Candidate]) -> list[Candidate]:
     weights = [tile.count for tile in tiles.tiles for _ in tile.faces]
     planned = sum(k * n for k, n in stones.items())
     model = cp_model.CpModel()
-    x = [model.NewBoolVar(f"c{c.index}") for c in ranked]
-    model.Add(sum(x) == spec.cards)
-    cost = []
+    x = [model.new_bool_var(f"c{c.index}") for c in ranked]
+    model.add(sum(x) == spec.cards)
+    cost: list[cp_model.LinearExprT] = []
 
-    def near(terms: list, target: int, weight: int, name: str) -> None:
-        off = model.NewIntVar(0, 10 * spec.cards * 10_000, name)
-        model.Add(sum(terms) - target <= off)
-        model.Add(target - sum(terms) <= off)
+    def near(terms: Sequence[cp_model.LinearExprT], target: int, weight: int, name: str) -> None:
+        off = model.new_int_var(0, 10 * spec.cards * 10_000, name)
+        model.add(sum(terms) - target <= off)
+        model.add(target - sum(terms) <= off)
         cost.append(weight * off)
 
     for window, n in windows.items():
@@ -264,15 +264,15 @@ def choose_published(spec: Spec, pool: Sequence[Candidate]) -> list[Candidate]:
     for f, w in enumerate(weights):
         use = [c.pattern.fixed.count(f) * v for v, c in zip(x, ranked) if f in c.pattern.fixed]
         near(use, round(planned * w / sum(weights)), FACE, f"f{f}")
-    model.Minimize(sum(cost))
+    model.minimize(sum(cost))
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = spec.seed % (1 << 31)
     solver.parameters.max_deterministic_time = CHOICE_TIME
-    status = solver.Solve(model)
+    status = solver.solve(model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):  # pragma: no cover - the model is always feasible
         return choose(spec, pool)
-    return [c for v, c in zip(x, ranked) if solver.Value(v)]
+    return [c for v, c in zip(x, ranked) if solver.value(v)]
 
 
 def points(spec: Spec, chosen: Sequence[Candidate]) -> list[tuple[Candidate, int]]:

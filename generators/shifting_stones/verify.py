@@ -386,9 +386,9 @@ def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck
         if k.feasible and k.key in first:
             rules.append(f"card {k.card} shows on exactly the grids card {first[k.key]} shows (the same pattern)")
         first.setdefault(k.key, k.card)
-    own = hand_written(deck)
-    rules += point_problems(deck, checks, inversions=strict or not own)
+    mine = hand_written(deck)
+    rules += point_problems(deck, checks, inversions=strict or not mine)
     rules += parameter_problems(deck)
     usage = Counter(f for c in deck.cards for f in c.pattern.fixed)
     return DeckCheck(checks, tuple(rules), {name: usage[i] for i, name in enumerate(deck.tiles.faces)},
-                     tuple(bounds), top, scale, agreement(deck, checks) if own else None)
+                     tuple(bounds), top, scale, agreement(deck, checks) if mine else None)

@@ -10,10 +10,8 @@ from dataclasses import replace
 import pytest
 
 from generators.common.errors import RequestError, Shortfall
-from generators.common.grading import spearman
 from generators.shifting_stones import generate as gen
-from generators.shifting_stones import scale
-from generators.shifting_stones import verify
+from generators.shifting_stones import scale, verify
 from generators.shifting_stones.deck import Card, Deck, deck_from_json
 from generators.shifting_stones.generate import generate, shapes
 from generators.shifting_stones.pattern import Pattern, parse_grid, parse_pattern
