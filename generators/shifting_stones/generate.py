@@ -113,7 +113,8 @@ def published_cells() -> tuple[tuple[tuple[int, int], int, tuple[tuple[tuple[boo
     return tuple(out)
 
 
-def _cell_weights() -> list[float]:
+@lru_cache(maxsize=1)
+def _cell_weights() -> tuple[float, ...]:
     """How often candidates take each of ``published_cells``: a window's share of the
     published deck spread over its stone counts, plus an even floor, so that rare cells
     (four stones in a 3x3 window, where the hardest cards come from) are drawn too."""
@@ -121,7 +122,7 @@ def _cell_weights() -> list[float]:
     per_window = Counter(window for window, _, _ in cells)
     share = dict(scale.PUBLISHED_WINDOWS)
     total = sum(share.values())
-    return [share[window] / total / per_window[window] + 0.5 / len(cells) for window, _, _ in cells]
+    return tuple(share[window] / total / per_window[window] + 0.5 / len(cells) for window, _, _ in cells)
 
 
 def shape_targets(cards: int) -> tuple[dict[tuple[int, int], int], dict[int, int]]:

@@ -35,7 +35,7 @@ from numba import njit
 
 from generators.common.words import plural
 from generators.shifting_stones.deck import Card, CardId, Deck
-from generators.shifting_stones.scale import PUBLISHED_SCALE, PUBLISHED_STONES, PUBLISHED_WINDOWS
+from generators.shifting_stones.scale import PUBLISHED_SCALE, PUBLISHED_STONES, PUBLISHED_WINDOWS, rate
 from generators.shifting_stones.tiles import TileSet
 
 SIDE = 3
@@ -210,7 +210,7 @@ def agreement(deck: Deck, checks: Sequence[CardCheck]) -> Agreement | None:
     steps = bounds(values)
     place = {p: i for i, p in enumerate(values)}
     theirs = [place[p] for _, p, _ in rows]
-    ours = [place[rate(d, *steps)] for _, _, d in rows]
+    ours = [place[rate(d, steps)] for _, _, d in rows]
     equal = sum(a == b for a, b in zip(theirs, ours)) / len(rows)
     near = sum(abs(a - b) <= 1 for a, b in zip(theirs, ours)) / len(rows)
     rho = spearman([float(p) for _, p, _ in rows], [d for _, _, d in rows]) if len(rows) > 1 else None
@@ -263,14 +263,6 @@ class DeckCheck:
         return next(c for c in self.cards if str(c.card) == str(card))
 
 
-def rate(difficulty: float, bounds: Sequence[tuple[int, float]], top: int) -> int:
-    """The points a pattern of this difficulty earns on a scale."""
-    for points, most in bounds:
-        if difficulty <= most:
-            return points
-    return top
-
-
 def scale_of(deck: Deck) -> tuple[tuple[tuple[int, float], ...], int] | None:
     """A deck's own points scale: between each points value and the next, the midpoint of the
     hardest card worth the one and the easiest worth the next (None without points and
@@ -303,8 +295,8 @@ def check_card(g: Grids, deck: Deck, card: Card, bounds: Sequence[tuple[int, flo
         problems.append(f"shown: stored {card.shown}, recomputed {share:.6f}")
     if card.max is not None and card.max != most:
         problems.append(f"max: stored {card.max}, recomputed {most}")
-    return CardCheck(card.id, True, round(difficulty, 3), round(share, 6), most, rate(difficulty, bounds, top), key,
-                     tuple(problems))
+    rated = rate(difficulty, (tuple(bounds), top))
+    return CardCheck(card.id, True, round(difficulty, 3), round(share, 6), most, rated, key, tuple(problems))
 
 
 def point_problems(deck: Deck, checks: Sequence[CardCheck], inversions: bool = True) -> list[str]:

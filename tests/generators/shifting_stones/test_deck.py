@@ -215,7 +215,7 @@ def test_a_hand_written_list_is_measured_and_rated_on_the_default_scale() -> Non
     assert check.ok and [c.id for c in deck.cards] == [1, 2]
     easy, hard = check.cards
     assert easy.difficulty < hard.difficulty
-    assert easy.rated == verify.rate(easy.difficulty, verify.DEFAULT_POINT_BOUNDS, 5) == 1
+    assert easy.rated == scale.rate(easy.difficulty, scale.PUBLISHED_SCALE) == 1
     assert hard.rated == 5 and hard.difficulty > 4.35  # nine stones pinned: far harder than any published card
     assert "absolute scale" in check.scale
 
