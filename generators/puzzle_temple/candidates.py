@@ -36,17 +36,19 @@ Chosen = list[tuple[Candidate, list[Option], Tier | None]]
 
 
 def rebalance(chosen: Chosen, usage: Counter[str],
-              keeps: Callable[[list[Option], Tier | None, Option, Option], bool]) -> None:
+              keeps: Callable[[list[Option], Tier | None, Option, Option], bool],
+              swapped: Callable[[Option, Option], None] | None = None) -> None:
     """Swap single faces for unused block sets of the same lock while that levels block usage
     (the sum of squared usage counts falls) and ``keeps(trial, tier, old, new)`` holds (the
-    card stays in its tier, or the face in its share of the difficulty distribution)."""
+    card stays in its tier, or the face in its share of the difficulty distribution);
+    ``swapped(old, new)`` hears of every swap made."""
     improved = True
     while improved:
         improved = False
         for _, options, tier in chosen:
             for i, old in enumerate(options):
                 best, gain = None, 0
-                for new in _spare(chosen, options):
+                for new in spare(chosen, options):
                     trial = options[:i] + [new] + options[i + 1:]
                     if not keeps(trial, tier, old, new):
                         continue
@@ -57,13 +59,15 @@ def rebalance(chosen: Chosen, usage: Counter[str],
                     if delta < gain:
                         best, gain = new, delta
                 if best is not None:
+                    if swapped is not None:
+                        swapped(old, best)
                     usage.subtract(old.blocks)
                     usage.update(best.blocks)
                     options[i] = best
                     improved = True
 
 
-def _spare(chosen: Chosen, options: list[Option]) -> list[Option]:
+def spare(chosen: Chosen, options: list[Option]) -> list[Option]:
     """The options of the card holding ``options`` that it does not use."""
     for candidate, mine, _ in chosen:
         if mine is options:

@@ -63,24 +63,16 @@ def summary(deck: Deck, check: DeckCheck, spec: Any = None) -> list[Figure]:
 
 
 def likeness(deck: Deck, check: DeckCheck, reference: Any) -> list[Figure]:
-    """How a deck made ``--like`` a reference compares with it."""
-    from generators.common.grading import ks_distance
-    from generators.puzzle_temple.like import AIM, lock_size_table
+    """How a deck made ``--like`` a reference compares with it (``generators.common.like``)."""
+    from generators.common.like import Profile, comparison, natural
+    from generators.puzzle_temple.reference import LOCK_CELLS
 
-    values = [f.difficulty for f in check.faces if f.difficulty is not None]
-    ks = ks_distance(values, reference.difficulties)
-    unique = sum(f.count == 1 for f in check.faces) / len(check.faces)
-    skipped = f"; {reference.skipped} of its faces could not be rated" if reference.skipped else ""
-    rows = lock_size_table([c.lock.size for c in deck.cards], reference.lock_sizes)
-    return [
-        Fact(f"like {reference.source}",
-             f"KS distance {ks:.3f} between the face difficulties (aim <= {AIM}; "
-             f"{len(values)} faces here, {len(reference.difficulties)} there{skipped})"),
-        Fact("unique faces", f"{unique:.0%} here, {reference.unique_share:.0%} in the reference"),
-        Fact("difficulty range", f"{min(values):.2f}-{max(values):.2f} bits here, "
-             f"{min(reference.difficulties):.2f}-{max(reference.difficulties):.2f} in the reference"),
-        Table(("lock cells", "cards here", "cards in the reference"), tuple(rows), ">>>"),
-    ]
+    faces = [f for f in check.faces if f.difficulty is not None]
+    mine = Profile(tuple(f.difficulty for f in faces if f.difficulty is not None),
+                   {LOCK_CELLS: tuple(str(c.lock.size) for c in deck.cards)},
+                   tuple(f.count == 1 for f in faces))
+    return comparison(mine, reference.profile, reference.source, unit="bits", items="faces",
+                      skipped=reference.skipped, orders={LOCK_CELLS: natural})
 
 
 def count_text(f: FaceCheck) -> str:

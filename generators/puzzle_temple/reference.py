@@ -3,23 +3,23 @@
 ``Reference`` holds its block set, blocks per face, flips rule and lock box (the defaults of
 the request, unless an option overrides them), the difficulty of each of its faces rated by
 our rating, its share of unique faces, and its locks (which no generated card may repeat, up
-to rotation and reflection). A face's bin is its place in the reference distribution: the
-least reference difficulty at or above its own.
+to rotation and reflection). ``profile`` gives its measures to the shared matching
+(``generators.common.like``).
 """
 
 from __future__ import annotations
 
-import bisect
-import math
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generators.common.deckfile import DeckError
-from generators.common.errors import RequestError
+from generators.common import like
+from generators.common.like import Profile, Quantiles
 from solver.pieces import Piece
 from solver.shapes import Shape
+
+#: The class a lock falls in, compared side by side with the reference's.
+LOCK_CELLS = "lock cells"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,31 +42,15 @@ class Reference:
     def unique_share(self) -> float:
         return sum(self.unique) / len(self.unique)
 
-    def values(self) -> tuple[float, ...]:
-        """The reference's distinct difficulties, in order: the bins' centres."""
-        return tuple(sorted(set(self.difficulties)))
+    @property
+    def profile(self) -> Profile:
+        """Its measures for the shared matching: face difficulties, lock cells per card,
+        unique faces."""
+        return Profile(self.difficulties, {LOCK_CELLS: tuple(str(n) for n in self.lock_sizes)}, self.unique)
 
-    def bin_of(self, difficulty: float) -> int:
-        """The bin of a difficulty: the index of the least reference value at or above it
-        (the last one for a difficulty above them all). Filling the bins in proportion then
-        makes the two distribution functions agree at every reference value."""
-        values = self.values()
-        return min(bisect.bisect_left(values, difficulty), len(values) - 1)
-
-    def targets(self, faces: int) -> Counter[int]:
-        """How many of ``faces`` generated faces each bin should hold: the reference's
-        distribution function scaled to ``faces`` and rounded at every reference value, so
-        the rounding never drifts to one end (largest remainders would favour early bins)."""
-        values = self.values()
-        below = Counter(values.index(d) for d in self.difficulties)
-        out: Counter[int] = Counter()
-        seen = placed = 0
-        for k in range(len(values)):
-            seen += below[k]
-            upto = math.floor(faces * seen / len(self.difficulties) + 0.5)
-            out[k] = upto - placed
-            placed = upto
-        return out
+    @property
+    def quantiles(self) -> Quantiles:
+        return Quantiles(self.difficulties)
 
     def unique_target(self, faces: int) -> int:
         return round(self.unique_share * faces)
@@ -86,12 +70,7 @@ def read_reference(value: Any, label: str) -> Reference:
 
     if isinstance(value, Reference):
         return value
-    if not isinstance(value, str) or not value.strip():
-        raise RequestError(f"{label}: expected a deck file, got {value!r}")
-    try:
-        deck = read_deck(value)
-    except DeckError as err:
-        raise RequestError(f"{label}: {err}") from None
+    deck = like.read_reference(value, label, read_deck)
     difficulties, unique, skipped = [], [], 0
     for card in deck.cards:
         for face in card.faces:
@@ -106,7 +85,7 @@ def read_reference(value: Any, label: str) -> Reference:
             difficulties.append(rating.bits)
             unique.append(rating.tilings == 1)
     if not difficulties:
-        raise RequestError(f"{label}: {value} has no face that can be solved and rated")
+        raise like.refuse(label, value, "it has no face that can be solved and rated")
     per_face = [len(f.blocks) for c in deck.cards for f in c.faces]
     turned = [sorted(c.lock.extent()) for c in deck.cards]  # (short side, long side)
     name = deck.parameters.get("blocks")

@@ -19,6 +19,7 @@ from generators.puzzle_temple.spec import OPTIONS, Spec
 from generators.puzzle_temple.verify import verify_deck
 
 REFERENCE = str(Path(__file__).parents[3] / "examples" / "like-reference.json")
+EASY = str(Path(__file__).parents[3] / "examples" / "like-easy-36.json")
 
 
 @pytest.fixture(scope="module")
@@ -40,15 +41,40 @@ def test_the_reference_is_unlike_the_default_deck(reference, default_deck) -> No
     assert len(reference.difficulties) == 48 and 0.3 < reference.unique_share < 0.6
 
 
-def test_targets_follow_the_reference_distribution(reference) -> None:
-    for faces in (6, 72, 216):
-        targets = reference.targets(faces)
-        assert sum(targets.values()) == faces and min(targets.values()) >= 0
-        # at every reference value the scaled distribution functions agree to within one face
-        for k, value in enumerate(reference.values()):
-            have = sum(targets[j] for j in range(k + 1))
-            want = faces * sum(d <= value for d in reference.difficulties) / len(reference.difficulties)
-            assert abs(have - want) <= 0.5 + 1e-9
+def test_the_reference_gives_its_measures_to_the_shared_matching(reference) -> None:
+    profile = reference.profile
+    assert profile.difficulties == reference.difficulties and profile.unique == reference.unique
+    assert sorted(profile.classes["lock cells"]) == sorted(str(n) for n in reference.lock_sizes)
+    assert reference.quantiles.values() == tuple(sorted(set(reference.difficulties)))
+
+
+def test_a_deck_like_36_faces_of_three_blocks() -> None:
+    """A reference of 36 faces (six cards of three blocks): the generated faces come within
+    the aim of its difficulties, and the summary puts both sides next to each other."""
+    easy = read_reference(EASY, "--like")
+    assert len(easy.difficulties) == 36 and easy.blocks_per_face == (3, 3)
+    values = resolve(OPTIONS, {"like": easy, "cards": "6", "workers": "1"})
+    deck = generate(Spec.from_values(values.values, values.given))
+    mine = [f.difficulty for c in deck.cards for f in c.faces]
+    assert grading.ks_distance(mine, easy.difficulties) <= AIM
+    assert not {c.lock.canonical(flips=True) for c in deck.cards} & easy.locks
+    check = verify_deck(deck)
+    assert check.ok
+    from generators.puzzle_temple.figures import likeness
+
+    facts = likeness(deck, check, easy)
+    assert facts[0].text.startswith(f"KS distance {grading.ks_distance(mine, easy.difficulties):.3f}")
+
+
+@pytest.mark.slow  # 36 cards
+def test_a_full_deck_like_36_faces() -> None:
+    easy = read_reference(EASY, "--like")
+    values = resolve(OPTIONS, {"like": easy, "workers": "2"})
+    deck = generate(Spec.from_values(values.values, values.given))
+    mine = [f.difficulty for c in deck.cards for f in c.faces]
+    assert len(deck.cards) == 36 and grading.ks_distance(mine, easy.difficulties) <= AIM
+    unique = sum(f.solutions == 1 for c in deck.cards for f in c.faces) / len(mine)
+    assert abs(unique - easy.unique_share) <= 0.05
 
 
 def test_options_override_the_reference(reference) -> None:
@@ -83,10 +109,15 @@ def test_the_command_prints_the_distance_and_lock_sizes(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["generate", "puzzle-temple", "--like", REFERENCE, "--cards", "6",
                                        "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert "KS distance" in result.output and "lock cells  cards here  cards in the reference" in result.output
+    assert "KS distance" in result.output and "lock cells" in result.output and "in the reference" in result.output
     assert read_deck(out).parameters["like"] == REFERENCE
 
 
 def test_a_reference_that_cannot_be_read_is_named(tmp_path: Path) -> None:
     with pytest.raises(RequestError, match="--like: .*missing.json"):
         read_reference(str(tmp_path / "missing.json"), "--like")
+    unsolvable = tmp_path / "unsolvable.json"
+    unsolvable.write_text('{"format": "templeforge.deck/1", "game": "puzzle-temple", "cards": [{"id": 1, '
+                          '"lock": ["###"], "faces": [{"die": 1, "blocks": ["I2"]}]}]}')
+    with pytest.raises(RequestError, match="^--like: cannot make a deck like .*unsolvable.json: it has no face"):
+        read_reference(str(unsolvable), "--like")
