@@ -64,7 +64,7 @@ class Deck:
     @property
     def mix(self) -> tuple[tuple[int, int], ...] | None:
         """The points mix the parameters ask for, if recorded."""
-        from generators.shifting_stones.spec import parse_mix
+        from generators.shifting_stones.scale import parse_mix
 
         text = self.parameters.get("mix")
         return parse_mix(text, "parameters.mix") if isinstance(text, str) else None

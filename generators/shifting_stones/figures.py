@@ -92,7 +92,25 @@ def summary(deck: Deck, check: DeckCheck, spec: Any = None) -> list[Figure]:
     values = [k.difficulty for k in check.cards if k.difficulty is not None]
     if values:
         out.append(Histogram.of("difficulty (mean least actions from a random grid)", values))
+    reference = getattr(spec, "like", None)
+    if reference is not None and values:
+        out.extend(likeness(deck, check, reference))
     return out
+
+
+def likeness(deck: Deck, check: DeckCheck, reference: Any) -> list[Figure]:
+    """How a deck made ``--like`` a reference compares with it (``generators.common.like``):
+    difficulties, windows, stones per pattern and points side by side."""
+    from generators.common.like import Profile, comparison, natural
+    from generators.shifting_stones.reference import POINTS, STONES, WINDOW, window_of
+
+    rated = [(c, k.difficulty) for c, k in zip(deck.cards, check.cards) if k.difficulty is not None]
+    classes = {WINDOW: tuple(window_of(c.pattern) for c, _ in rated),
+               STONES: tuple(str(c.pattern.stones) for c, _ in rated),
+               POINTS: tuple(str(c.points) for c, _ in rated if c.points is not None)}
+    mine = Profile(tuple(d for _, d in rated), classes)
+    return comparison(mine, reference.profile, reference.source, unit="actions", items="cards",
+                      skipped=reference.skipped, orders={name: natural for name in classes})
 
 
 def card_table(deck: Deck, check: DeckCheck) -> Table:

@@ -26,43 +26,34 @@
 
 from __future__ import annotations
 
-import hashlib
+import math
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-
-import numpy as np
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING, Any
 
 from generators.common import deckfile, grading
 from generators.common.errors import Shortfall
 from generators.common.pool import Pool
 from generators.shifting_stones import scale
 from generators.shifting_stones.deck import Card, Deck
-from generators.shifting_stones.pattern import SIDE, Pattern
-from generators.shifting_stones.space import space
+from generators.shifting_stones.pattern import SIDE, Layout, Pattern
+from generators.shifting_stones.space import Measure, measure
 from generators.shifting_stones.spec import Spec
 from generators.shifting_stones.tiles import TileSet
+
+if TYPE_CHECKING:
+    from generators.shifting_stones.reference import Reference
+
+__all__ = ["Candidate", "Measure", "choose", "choose_like", "choose_published", "generate", "like_cells", "measure"]
 
 #: Candidates measured per round (progress is reported between rounds).
 BATCH = 24
 
-#: Decimal places the difficulty is stored with.
-PLACES = 3
-
 #: Passes over the runs that ``choose`` makes at most (it stops when a pass changes nothing).
 ROUNDS = 50
-
-
-@dataclass(frozen=True, slots=True)
-class Measure:
-    """What the search says about a pattern: the mean least number of actions from a uniformly
-    random grid, the share of grids that show it already, and the most actions any grid needs."""
-
-    difficulty: float
-    shown: float
-    max: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,27 +80,34 @@ def shapes() -> dict[int, tuple[tuple[tuple[bool, ...], ...], ...]]:
     return {k: tuple(v) for k, v in sorted(out.items())}
 
 
+@cache
+def layouts_of(height: int, width: int, stones: int) -> tuple[Layout, ...]:
+    """The stone layouts a pattern of ``stones`` in a ``height`` x ``width`` window may take:
+    in a 3x3 window anywhere (the window fits one way, so the stones pin their places); in a
+    smaller one touching all four edges (a blank edge would only narrow where it fits)."""
+    cells = [(r, c) for r in range(height) for c in range(width)]
+    out = []
+    for bits in range(1, 1 << len(cells)):
+        on = [cells[i] for i in range(len(cells)) if bits >> i & 1]
+        if len(on) != stones:
+            continue
+        edges = {r for r, _ in on} >= {0, height - 1} and {c for _, c in on} >= {0, width - 1}
+        if (height, width) != (SIDE, SIDE) and not edges:
+            continue
+        out.append(tuple(tuple((r, c) in on for c in range(width)) for r in range(height)))
+    return tuple(out)
+
+
 @lru_cache(maxsize=1)
-def published_cells() -> tuple[tuple[tuple[int, int], int, tuple[tuple[tuple[bool, ...], ...], ...]], ...]:
+def published_cells() -> tuple[tuple[tuple[int, int], int, tuple[Layout, ...]], ...]:
     """The (window, stones, layouts) a pattern shaped like the published deck's may take:
-    every published window with every published stone count it holds. In a 3x3 window the
-    stones may lie anywhere (the window fits one way, so they pin their places); in a
-    smaller one they touch all four edges (a blank edge would only narrow where it fits)."""
+    every published window with every published stone count it holds (``layouts_of``)."""
     out = []
     for (h, w), _ in scale.PUBLISHED_WINDOWS:
-        cells = [(r, c) for r in range(h) for c in range(w)]
         for k, _ in scale.PUBLISHED_STONES:
-            layouts = []
-            for bits in range(1, 1 << len(cells)):
-                on = [cells[i] for i in range(len(cells)) if bits >> i & 1]
-                if len(on) != k:
-                    continue
-                edges = {r for r, _ in on} >= {0, h - 1} and {c for _, c in on} >= {0, w - 1}
-                if (h, w) != (SIDE, SIDE) and not edges:
-                    continue
-                layouts.append(tuple(tuple((r, c) in on for c in range(w)) for r in range(h)))
+            layouts = layouts_of(h, w, k)
             if layouts:
-                out.append(((h, w), k, tuple(layouts)))
+                out.append(((h, w), k, layouts))
     return tuple(out)
 
 
@@ -125,27 +123,32 @@ def _cell_weights() -> tuple[float, ...]:
     return tuple(share[window] / total / per_window[window] + 0.5 / len(cells) for window, _, _ in cells)
 
 
+@lru_cache(maxsize=4)
+def like_cells(reference: Reference) -> tuple[tuple[tuple[tuple[int, int], int, tuple[Layout, ...]], ...],
+                                               tuple[float, ...]]:
+    """The (window, stones, layouts) cells a pattern like ``reference``'s may take, and how
+    often candidates take each: the reference's cells, each with its own layouts and those of
+    ``layouts_of``, weighted by the reference's cards in it plus an even floor."""
+    cells = tuple((window, k, tuple(sorted(set(layouts) | set(layouts_of(*window, k)))))
+                  for (window, k), _, layouts in reference.cells)
+    total = sum(n for _, n, _ in reference.cells)
+    weights = tuple(n / total + 0.5 / len(cells) for _, n, _ in reference.cells)
+    return cells, weights
+
+
 def shape_targets(cards: int) -> tuple[dict[tuple[int, int], int], dict[int, int]]:
     """The published windows and stone counts scaled to ``cards`` (largest remainders)."""
     return (grading.counts(cards, dict(scale.PUBLISHED_WINDOWS)),
             grading.counts(cards, dict(scale.PUBLISHED_STONES)))
 
 
-def measure(tiles: TileSet, pattern: Pattern) -> tuple[str, Measure]:
-    """The digest of the grids that show ``pattern`` and its measured difficulty."""
-    sp = space(tiles)
-    shown = sp.shows(pattern.rows)
-    key = hashlib.blake2b(np.packbits(shown).tobytes(), digest_size=16).hexdigest()
-    dist = sp.distances(shown)
-    total = int(dist.sum(dtype=np.int64))
-    return key, Measure(round(total / sp.size, PLACES), round(int(shown.sum()) / sp.size, 6), int(dist.max()))
-
-
 def draw(spec: Spec, index: int) -> Pattern | None:
     """Candidate ``index``'s pattern (None: no draw fits the tile set)."""
     rng = random.Random(f"shifting-stones:{spec.seed}:{index}")
+    if spec.like is not None:
+        return _draw_cells(spec.tiles, rng, *like_cells(spec.like))
     if spec.stones is None:
-        return _draw_published(spec.tiles, rng)
+        return _draw_cells(spec.tiles, rng, published_cells(), _cell_weights())
     table = shapes()
     lo, hi = spec.stones
     stones = [k for k in range(lo, hi + 1) if k in table]
@@ -160,11 +163,11 @@ def draw(spec: Spec, index: int) -> Pattern | None:
     return None
 
 
-def _draw_published(tiles: TileSet, rng: random.Random) -> Pattern | None:
-    """A pattern shaped like the published deck's, its faces drawn in proportion to the tiles
-    that carry them."""
-    cells = published_cells()
-    _, _, layouts = rng.choices(cells, weights=_cell_weights())[0]
+def _draw_cells(tiles: TileSet, rng: random.Random, cells: Sequence[tuple[tuple[int, int], int, tuple[Layout, ...]]],
+                weights: Sequence[float]) -> Pattern | None:
+    """A pattern in one of ``cells`` (drawn by ``weights``), its faces drawn in proportion to
+    the tiles that carry them."""
+    _, _, layouts = rng.choices(cells, weights=weights)[0]
     rows = rng.choice(layouts)
     weights = [tile.count for tile in tiles.tiles for _ in tile.faces]
     for _ in range(50):
@@ -228,52 +231,113 @@ FACE = 25
 CHOICE_TIME = 1.0
 
 
+class _Choice:
+    """A CP-SAT model that picks ``cards`` of ``ranked``, its soft targets added one by one."""
+
+    def __init__(self, spec: Spec, ranked: Sequence[Candidate]) -> None:
+        from ortools.sat.python import cp_model
+
+        self.spec, self.ranked = spec, ranked
+        self.model = cp_model.CpModel()
+        self.x = [self.model.new_bool_var(f"c{c.index}") for c in ranked]
+        self.model.add(sum(self.x) == spec.cards)
+        self.cost: list[Any] = []
+
+    def near(self, terms: Sequence[Any], target: int, weight: int, name: str) -> None:
+        """Cost ``weight`` for every unit ``sum(terms)`` is off ``target``."""
+        off = self.model.new_int_var(0, 10 * self.spec.cards * 10_000, name)
+        self.model.add(sum(terms) - target <= off)
+        self.model.add(target - sum(terms) <= off)
+        self.cost.append(weight * off)
+
+    def count(self, members: Sequence[bool], target: int, weight: int, name: str) -> None:
+        """As many chosen cards as ``target`` among the ``members`` (one flag per card)."""
+        self.near([v for v, m in zip(self.x, members) if m], target, weight, name)
+
+    def faces(self, stones: int) -> None:
+        """Face use in proportion to the tiles that carry each face, over ``stones`` in all."""
+        tiles = self.spec.tiles
+        weights = [tile.count for tile in tiles.tiles for _ in tile.faces]
+        for f, w in enumerate(weights):
+            use = [c.pattern.fixed.count(f) * v for v, c in zip(self.x, self.ranked) if f in c.pattern.fixed]
+            self.near(use, round(stones * w / sum(weights)), FACE, f"f{f}")
+
+    def solve(self) -> list[Candidate] | None:
+        from ortools.sat.python import cp_model
+
+        self.model.minimize(sum(self.cost))
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.random_seed = self.spec.seed % (1 << 31)
+        solver.parameters.max_deterministic_time = CHOICE_TIME
+        status = solver.solve(self.model)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):  # pragma: no cover - the model is always feasible
+            return None
+        return [c for v, c in zip(self.x, self.ranked) if solver.value(v)]
+
+
 def choose_published(spec: Spec, pool: Sequence[Candidate]) -> list[Candidate]:
     """The cards of a deck shaped like the published one, by CP-SAT (see the module
     docstring); a pool too small for the shape gets the nearest deck it allows."""
-    from ortools.sat.python import cp_model
-
     ranked = sorted(pool, key=lambda c: (c.measure.difficulty, c.index))
     windows, stones = shape_targets(spec.cards)
     mix = dict(spec.mix)
     steps = scale.bounds(list(mix))
-    tiles = spec.tiles
-    weights = [tile.count for tile in tiles.tiles for _ in tile.faces]
-    planned = sum(k * n for k, n in stones.items())
-    model = cp_model.CpModel()
-    x = [model.new_bool_var(f"c{c.index}") for c in ranked]
-    model.add(sum(x) == spec.cards)
-    cost: list[cp_model.LinearExprT] = []
-
-    def near(terms: Sequence[cp_model.LinearExprT], target: int, weight: int, name: str) -> None:
-        off = model.new_int_var(0, 10 * spec.cards * 10_000, name)
-        model.add(sum(terms) - target <= off)
-        model.add(target - sum(terms) <= off)
-        cost.append(weight * off)
-
+    choice = _Choice(spec, ranked)
     for window, n in windows.items():
-        near([v for v, c in zip(x, ranked) if (c.pattern.height, c.pattern.width) == window], n, OFF_SHAPE,
-             f"w{window}")
+        choice.count([(c.pattern.height, c.pattern.width) == window for c in ranked], n, OFF_SHAPE, f"w{window}")
     for k, n in stones.items():
-        near([v for v, c in zip(x, ranked) if c.pattern.stones == k], n, OFF_SHAPE, f"s{k}")
-    band = [scale.rate(c.measure.difficulty, steps) for c in ranked]
+        choice.count([c.pattern.stones == k for c in ranked], n, OFF_SHAPE, f"s{k}")
+    band = {c.index: scale.rate(c.measure.difficulty, steps) for c in ranked}
     for p, n in mix.items():
-        mine = [(v, c) for v, c, b in zip(x, ranked, band) if b == p]
-        near([v for v, _ in mine], n, OFF_SHAPE, f"b{p}")
-        near([round(c.measure.difficulty * 1000) * v for v, c in mine], round(n * scale.anchor(p) * 1000), 1,
-             f"a{p}")
-    for f, w in enumerate(weights):
-        use = [c.pattern.fixed.count(f) * v for v, c in zip(x, ranked) if f in c.pattern.fixed]
-        near(use, round(planned * w / sum(weights)), FACE, f"f{f}")
-    model.minimize(sum(cost))
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = spec.seed % (1 << 31)
-    solver.parameters.max_deterministic_time = CHOICE_TIME
-    status = solver.solve(model)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):  # pragma: no cover - the model is always feasible
-        return choose(spec, pool)
-    return [c for v, c in zip(x, ranked) if solver.value(v)]
+        choice.count([band[c.index] == p for c in ranked], n, OFF_SHAPE, f"b{p}")
+        choice.near([round(c.measure.difficulty * 1000) * v for v, c in zip(choice.x, ranked) if band[c.index] == p],
+                    round(n * scale.anchor(p) * 1000), 1, f"a{p}")
+    planned = sum(k * n for k, n in stones.items())
+    choice.faces(planned)
+    return choice.solve() or choose(spec, pool)
+
+
+def choose_like(spec: Spec, pool: Sequence[Candidate]) -> list[Candidate]:
+    """The cards of a deck like ``spec.like``, by CP-SAT: the reference's window shapes and
+    stones per pattern scaled to the deck, the KS distance between the cards' difficulties
+    and the reference's as small as the pool allows (each unit past ``AIM`` weighing most),
+    and face use in proportion to the tiles.
+
+    The distance is exact in the model: between two reference values the reference's
+    distribution function is flat and the deck's rises, so the largest gap lies at a
+    reference value or just below one; the model bounds the gap at both for every value."""
+    from generators.common.like import AIM, natural
+    from generators.shifting_stones.reference import STONES, WINDOW, window_of
+
+    reference = spec.like
+    assert reference is not None  # only called for a --like request
+    ranked = sorted(pool, key=lambda c: (c.measure.difficulty, c.index))
+    profile = reference.profile
+    choice = _Choice(spec, ranked)
+    for window, n in profile.class_targets(WINDOW, spec.cards, natural).items():
+        choice.count([window_of(c.pattern) == window for c in ranked], n, OFF_SHAPE, f"w{window}")
+    for k, n in profile.class_targets(STONES, spec.cards, natural).items():
+        choice.count([str(c.pattern.stones) == k for c in ranked], n, OFF_SHAPE, f"s{k}")
+    # the gap in units of 1 / (cards * reference cards): |m * C(t) - n * R(t)| <= gap
+    n, m = spec.cards, len(reference.difficulties)
+    model = choice.model
+    gap = model.new_int_var(0, n * m, "gap")
+    theirs = sorted(reference.difficulties)
+    for v in sorted(set(theirs)):
+        for below in (False, True):
+            mine = [x for x, c in zip(choice.x, ranked)
+                    if (c.measure.difficulty < v if below else c.measure.difficulty <= v)]
+            r = sum(d < v if below else d <= v for d in theirs)
+            model.add(m * sum(mine) - n * r <= gap)
+            model.add(n * r - m * sum(mine) <= gap)
+    past = model.new_int_var(0, n * m, "past")
+    model.add(past >= gap - math.floor(AIM * n * m))
+    # a card's worth of gap (m units) past the aim outweighs a missed shape; within it, a little less
+    choice.cost.append(past * (10 * OFF_SHAPE // m + 1))
+    choice.cost.append(gap * (OFF_SHAPE // (4 * m) + 1))
+    choice.faces(round(sum(profile.class_targets(STONES, spec.cards).get(str(k), 0) * k for k in range(1, 10))))
+    return choice.solve() or choose(spec, pool)
 
 
 def points(spec: Spec, chosen: Sequence[Candidate]) -> list[tuple[Candidate, int]]:
@@ -292,7 +356,7 @@ def generate(spec: Spec, progress: Callable[[int, int], None] | None = None) -> 
     """
     spec.checked()
     pool: list[Candidate] = []
-    seen: set[str] = set()
+    seen: set[str] = set(spec.like.keys) if spec.like is not None else set()  # no reference pattern repeats
     budget = spec.budget
     # a pattern drawn twice is measured once (drawing is cheap, measuring is not)
     drawn: dict[Pattern, int] = {}
@@ -316,7 +380,12 @@ def generate(spec: Spec, progress: Callable[[int, int], None] | None = None) -> 
                         f"{len(pool)} distinct feasible patterns of {lo}-{hi} stones with tiles "
                         f"{spec.tiles.title}; raise attempts, widen stones, or ask for fewer cards",
                         len(pool), spec.cards)
-    chosen = choose(spec, pool) if spec.stones is not None else choose_published(spec, pool)
+    if spec.like is not None:
+        chosen = choose_like(spec, pool)
+    elif spec.stones is not None:
+        chosen = choose(spec, pool)
+    else:
+        chosen = choose_published(spec, pool)
     priced = sorted(points(spec, chosen), key=lambda cp: (cp[1], cp[0].measure.difficulty,
                                                                      cp[0].index))
     cards = tuple(Card(number, c.pattern, p, c.measure.difficulty, c.measure.shown, c.measure.max)

@@ -20,6 +20,8 @@ from generators.common.errors import RequestError
 from generators.shifting_stones.tiles import ANY, TileSet
 
 SIDE = 3
+#: Where a window's stones lie: rows of cells, True a stone.
+Layout = tuple[tuple[bool, ...], ...]
 BLANKS = (ANY, ".", "-", "_")
 
 

@@ -15,11 +15,19 @@ The published deck's shape, measured over its 72 cards: 1-4 stones a pattern (8 
 3x1 (8), 2x2 (6) and 3x3 (15; a 3x3 card pins its stones to places, a single stone to a
 corner, an edge or the centre), never 2x3 or 3x2; faces used roughly in proportion to the
 tiles that carry them.
+
+A deck's points mix (``Mix``: cards per points value) is read by ``parse_mix``, written by
+``mix_text`` and scaled to a deck size by ``scaled``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from generators.common import grading, parse
+from generators.common.errors import RequestError
 
 #: (points, mean least actions) of the published deck's cards at each points value.
 ANCHORS: tuple[tuple[int, float], ...] = ((1, 1.4), (2, 2.1), (3, 3.5), (5, 5.2))
@@ -64,3 +72,45 @@ def rate(difficulty: float, scale: tuple[tuple[tuple[int, float], ...], int]) ->
 
 #: The scale over the published values 1, 2, 3 and 5.
 PUBLISHED_SCALE = bounds([p for p, _ in ANCHORS])
+
+
+Mix = tuple[tuple[int, int], ...]
+
+
+def mix_text(mix: Mix) -> str:
+    return ",".join(f"{p}:{n}" for p, n in mix)
+
+
+def parse_mix(value: Any, name: str) -> Mix:
+    """``"1:28,2:26,3:13,5:5"`` (or a TOML table ``{1 = 28, ...}``) as ((points, cards), ...)
+    in rising points."""
+    if isinstance(value, tuple):
+        return value
+    pairs: list[tuple[Any, Any]]
+    if isinstance(value, Mapping):
+        pairs = list(value.items())
+    elif isinstance(value, str) and re.fullmatch(r"\s*\d{1,3}\s*:\s*\d{1,4}\s*(,\s*\d{1,3}\s*:\s*\d{1,4}\s*)*", value):
+        pairs = [tuple(p.split(":")) for p in value.split(",")]  # type: ignore[misc]
+    else:
+        raise RequestError(f"{name}: expected POINTS:CARDS pairs like 1:28,2:26,3:13,5:5, got {value!r}")
+    out: dict[int, int] = {}
+    for points, cards in pairs:
+        p = parse.parse_int(points, f"{name}: points", low=1, high=99)
+        n = parse.parse_int(cards, f"{name}: cards worth {p}", low=1, high=10_000)
+        if p in out:
+            raise RequestError(f"{name}: {p} points appears twice")
+        out[p] = n
+    return tuple(sorted(out.items()))
+
+
+def scaled(mix: Mix, cards: int) -> Mix:
+    """``mix`` scaled to ``cards`` (largest remainders), keeping every value at one card at
+    least while there are cards enough."""
+    shares = grading.counts(cards, {i: n for i, (_, n) in enumerate(mix)})
+    counts = [shares[i] for i in range(len(mix))]
+    for i in range(len(counts)):  # a value with no card: take one from the largest
+        if counts[i] == 0 and cards >= len(counts):
+            j = max(range(len(counts)), key=lambda j: counts[j])
+            counts[j] -= 1
+            counts[i] += 1
+    return tuple((p, n) for (p, _), n in zip(mix, counts) if n)

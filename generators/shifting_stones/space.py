@@ -14,15 +14,20 @@ numba).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
 
 from generators.common.errors import RequestError
 from generators.shifting_stones.tiles import PLACES, TileSet
+
+if TYPE_CHECKING:
+    from generators.shifting_stones.pattern import Pattern
 
 SIDE = 3
 ORIENTATIONS = 1 << PLACES
@@ -218,3 +223,27 @@ class Space:
 def space(tiles: TileSet) -> Space:
     """The (cached) state space of a tile set."""
     return Space(tiles)
+
+
+#: Decimal places a difficulty is stored with.
+MEASURE_PLACES = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Measure:
+    """What the search says about a pattern: the mean least number of actions from a uniformly
+    random grid, the share of grids that show it already, and the most actions any grid needs."""
+
+    difficulty: float
+    shown: float
+    max: int
+
+
+def measure(tiles: TileSet, pattern: Pattern) -> tuple[str, Measure]:
+    """The digest of the grids that show ``pattern`` and its measured difficulty."""
+    sp = space(tiles)
+    shown = sp.shows(pattern.rows)
+    key = hashlib.blake2b(np.packbits(shown).tobytes(), digest_size=16).hexdigest()
+    dist = sp.distances(shown)
+    total = int(dist.sum(dtype=np.int64))
+    return key, Measure(round(total / sp.size, MEASURE_PLACES), round(int(shown.sum()) / sp.size, 6), int(dist.max()))

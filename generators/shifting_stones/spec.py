@@ -9,15 +9,14 @@ sets the deck's size.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from generators.common import grading, parse
+from generators.common import parse
 from generators.common.errors import RequestError, check
 from generators.common.options import SEED, WORKERS, Option, output, recorded, whole
-from generators.shifting_stones.scale import PUBLISHED_MIX
+from generators.shifting_stones.scale import PUBLISHED_MIX, Mix, mix_text, parse_mix, scaled
 from generators.shifting_stones.tiles import PLACES, PUBLISHED, TileSet, parse_tile_set
 
 GAME = "shifting-stones"
@@ -37,47 +36,10 @@ SOLO_MIX = ((1, 8), (2, 4), (3, 3), (5, 1))
 #: deck's faces are used within 1.2x of each other (with 3, 1.34x).
 PER_CARD = 5
 
-Mix = tuple[tuple[int, int], ...]
-
-
-def mix_text(mix: Mix) -> str:
-    return ",".join(f"{p}:{n}" for p, n in mix)
-
-
-def parse_mix(value: Any, name: str) -> Mix:
-    """``"1:28,2:26,3:13,5:5"`` (or a TOML table ``{1 = 28, ...}``) as ((points, cards), ...)
-    in rising points."""
-    if isinstance(value, tuple):
-        return value
-    pairs: list[tuple[Any, Any]]
-    if isinstance(value, Mapping):
-        pairs = list(value.items())
-    elif isinstance(value, str) and re.fullmatch(r"\s*\d{1,3}\s*:\s*\d{1,4}\s*(,\s*\d{1,3}\s*:\s*\d{1,4}\s*)*", value):
-        pairs = [tuple(p.split(":")) for p in value.split(",")]  # type: ignore[misc]
-    else:
-        raise RequestError(f"{name}: expected POINTS:CARDS pairs like 1:28,2:26,3:13,5:5, got {value!r}")
-    out: dict[int, int] = {}
-    for points, cards in pairs:
-        p = parse.parse_int(points, f"{name}: points", low=1, high=99)
-        n = parse.parse_int(cards, f"{name}: cards worth {p}", low=1, high=10_000)
-        if p in out:
-            raise RequestError(f"{name}: {p} points appears twice")
-        out[p] = n
-    return tuple(sorted(out.items()))
-
-
-def scaled(mix: Mix, cards: int) -> Mix:
-    """``mix`` scaled to ``cards`` (largest remainders), keeping every value at one card at
-    least while there are cards enough."""
-    shares = grading.counts(cards, {i: n for i, (_, n) in enumerate(mix)})
-    counts = [shares[i] for i in range(len(mix))]
-    for i in range(len(counts)):  # a value with no card: take one from the largest
-        if counts[i] == 0 and cards >= len(counts):
-            j = max(range(len(counts)), key=lambda j: counts[j])
-            counts[j] -= 1
-            counts[i] += 1
-    return tuple((p, n) for (p, _), n in zip(mix, counts) if n)
-
+#: Candidates a deck made ``--like`` a reference measures at least when ``--attempts`` is not
+#: given: a small deck needs a pool wide enough to follow the reference's shape and
+#: difficulties at once.
+LIKE_MIN = 200
 
 def _tiles(value: Any, label: str) -> TileSet:
     return parse_tile_set(value, label)
@@ -92,6 +54,14 @@ def _stones(value: Any, label: str) -> tuple[int, int] | None:
 
 #: ``--stones``' default: patterns shaped like the published deck's.
 PUBLISHED_SHAPE = "published"
+#: ``parameters.stones`` of a deck made ``--like`` a reference: shaped like the reference's.
+LIKE_SHAPE = "like"
+
+
+def _like(value: Any, label: str) -> Any:
+    from generators.shifting_stones.reference import read_reference
+
+    return read_reference(value, label)
 
 
 OPTIONS: tuple[Option, ...] = (
@@ -107,8 +77,11 @@ OPTIONS: tuple[Option, ...] = (
            "harder deck)", metavar="published|N|MIN-MAX"),
     SEED,
     whole("attempts", None, "candidate patterns to measure before choosing the deck", low=1, high=100_000,
-          default_text=f"{PER_CARD} per card"),
+          default_text=f"{PER_CARD} per card (at least {LIKE_MIN} with --like)"),
     WORKERS,
+    Option("like", _like, None, "make a deck like this one: its tiles and points mix become the defaults, "
+           "and the cards follow its difficulty distribution, stones per pattern and window shapes, "
+           "none of its patterns repeated", metavar="DECK.json", default_text="none", path=True),
     output(DEFAULT_OUT, DECK_NAME),
 )
 
@@ -126,7 +99,8 @@ class Spec:
         seed: the random seed; the same spec and seed give the same deck.
         attempts: candidate patterns to measure (None: ``PER_CARD`` per card).
         workers: processes that measure candidates (the deck does not depend on it).
-        mix_given: whether the mix was asked for (else the published mix scaled).
+        like: a reference deck (``reference.Reference``) whose shape and difficulties the
+            deck follows, or None.
     """
 
     tiles: TileSet = PUBLISHED
@@ -136,23 +110,41 @@ class Spec:
     seed: int = 0
     attempts: int | None = None
     workers: int = 1
+    like: Any = None
 
     @classmethod
     def from_values(cls, values: Mapping[str, Any], given: frozenset[str] = frozenset()) -> Spec:
-        """The Spec of parsed option values (``generators.common.options.resolve``)."""
+        """The Spec of parsed option values (``generators.common.options.resolve``). With
+        ``like``, the reference's tiles and points mix (scaled to the deck) replace the
+        defaults of the options not ``given``."""
         from generators.common.pool import default_workers
 
-        cards, mix = values["cards"], values["mix"]
+        cards, mix, tiles, like = values["cards"], values["mix"], values["tiles"], values.get("like")
+        if like is not None:
+            if "tiles" not in given:
+                tiles = like.tiles
+            elif tiles != like.tiles:
+                from generators.common.like import refuse
+
+                raise refuse("--like", like.source, f"its tiles are {like.tiles.title}, the request's "
+                             f"{tiles.title} (leave --tiles out to use the reference's)")
+            if "stones" in given:
+                raise RequestError("--stones: a deck made --like a reference takes its stones per pattern from "
+                                   "the reference; leave --stones out")
+            if mix is None and like.mix is not None:
+                mix = scaled(like.mix, cards)
         if mix is None:
             mix = scaled(PUBLISHED_MIX, cards)
         elif "cards" not in given:
             cards = sum(n for _, n in mix)
         workers = values["workers"] if values["workers"] is not None else default_workers()
-        return cls(values["tiles"], cards, mix, values["stones"], values["seed"], values["attempts"], workers)
+        return cls(tiles, cards, mix, values["stones"], values["seed"], values["attempts"], workers, like)
 
     @property
     def budget(self) -> int:
-        return self.attempts if self.attempts is not None else PER_CARD * self.cards
+        if self.attempts is not None:
+            return self.attempts
+        return max(PER_CARD * self.cards, LIKE_MIN if self.like is not None else 0)
 
     def problems(self) -> list[str]:
         out = []
@@ -176,6 +168,8 @@ class Spec:
         return self
 
     def parameters(self) -> dict[str, Any]:
+        shape = LIKE_SHAPE if self.like is not None else PUBLISHED_SHAPE
         shown = {"tiles": self.tiles.title, "mix": mix_text(self.mix), "attempts": self.budget,
-                 "stones": PUBLISHED_SHAPE if self.stones is None else list(self.stones)}
+                 "stones": shape if self.stones is None else list(self.stones),
+                 "like": self.like.source if self.like is not None else None}
         return recorded(OPTIONS, {o.name: shown.get(o.name, getattr(self, o.name, None)) for o in OPTIONS})
