@@ -24,6 +24,7 @@ from solver.heightmap import (
     legal,
     placements,
     replay,
+    simulate_turns,
     state_count,
 )
 from solver.pieces import piece
@@ -222,3 +223,16 @@ def test_more_choice_and_less_to_build_take_fewer_turns() -> None:
     with pytest.raises(TooManyStates):
         expected_turns(kinds, board, Target((3,) * 16))
     assert state_count(Target((3,) * 16), board) == 4 ** 16
+
+
+def test_simulated_games_are_seeded_and_never_beat_the_optimal_player() -> None:
+    board = Board(4, 4, 3)
+    kinds = [kind("I2", "red", 8), kind("L3", "blue", 6), kind("I4", "green", 4), kind("O4", "yellow", 4),
+             kind("T4", "red", 4), kind("S4", "purple", 4)]
+    for target in (Target((1,) * 16), Target((3, 3, 3, 3) + (1,) * 12)):
+        exact = expected_turns(kinds, board, target)
+        played = simulate_turns(kinds, board, target, runs=600, seed=3)
+        assert played == simulate_turns(kinds, board, target, runs=600, seed=3)
+        assert played != simulate_turns(kinds, board, target, runs=600, seed=4)
+        assert exact - 3 * played.error <= played.mean <= exact * 1.3
+        assert 0 < played.error < 0.1
