@@ -16,7 +16,9 @@ Nouns:
                placed.
     Target     per column the height wanted (None: any), optionally a colour per cube, and
                the rule: ``equal`` (the build is exactly the target where it says) or
-               ``contain`` (the build reaches at least the target's heights).
+               ``contain`` (the build reaches at least the target's heights). Building
+               towards a target, a column goes no higher than the target asks (``limits``):
+               the searches never waste cubes.
     Witness    an ordered build: placements, each legal when it is made, that reach the
                target; ``replay`` checks one without the search that found it.
 
@@ -96,8 +98,12 @@ class Target:
         return dict(self.colours)
 
     def limits(self, board: Board) -> tuple[int, ...]:
-        """The highest each column may go while building towards the target."""
-        return tuple(board.height if h is None or self.rule == CONTAIN else h for h in self.heights)
+        """The highest each column may go while building towards the target: its height
+        (under ``contain`` a cube above it, or in a column it leaves free, would be wasted
+        on the way there), or the board's for a free column under ``equal``."""
+        if self.rule == CONTAIN:
+            return tuple(h or 0 for h in self.heights)
+        return tuple(board.height if h is None else h for h in self.heights)
 
     def reached(self, heights: Sequence[int]) -> bool:
         if self.rule == CONTAIN:
@@ -413,7 +419,8 @@ def _compile(kinds: Sequence[Kind], board: Board, target: Target, singles: bool)
             cols[row, j], bases[row, j], adds[row, j] = c, b, n
             delta[row] += n * strides[c]
         kind[row] = p.kind
-        size[row] = len(p.cubes)
+        # what the greedy player counts: cubes in the columns the target asks for
+        size[row] = sum(n for c, _, n in p.base if target.heights[c] is not None)
     for row in range(len(order)):
         c, b = int(cols[row, 0]), int(bases[row, 0])
         if ends[c, b] == 0:
@@ -464,8 +471,9 @@ def simulate_turns(kinds: Sequence[Kind], board: Board, target: Target, *, offer
                    seed: int = 0, singles: bool = True) -> Simulated:
     """The turns to ``target`` over ``runs`` seeded games in which each turn offers
     ``offer`` pieces drawn as in ``expected_turns`` and the player takes, greedily, the
-    placement that adds the most cubes (the lowest first; a single of an offered colour when
-    no piece fits): for targets with too many height maps to solve exactly.
+    placement that adds the most cubes to the columns the target asks for (the lowest
+    first; a single of an offered colour when no piece fits): for targets with too many
+    height maps to solve exactly.
 
     Raises:
         ValueError: some game did not reach the target within ``MAX_TURNS`` turns.

@@ -1,0 +1,133 @@
+"""Monolyth's figures: what generate, verify, show and the report draw of a structure deck."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from generators.common.figures import Drawing, Fact, Figure, Histogram, Table
+from generators.common.grading import Tier
+from generators.common.words import plural
+from generators.monolyth.deck import EXACT, Card, Deck
+from generators.monolyth.structure import rows_of
+from generators.monolyth.verify import CardCheck, DeckCheck, tiers
+from solver.heightmap import SINGLE, Board, Step
+
+#: Letters that tell a build's steps apart in a drawing.
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def rule_text(deck: Deck) -> str:
+    """The match rule in words, as printed on the cards."""
+    rule = ("your monolith must reach at least the heights shown (more is fine)" if deck.rule == "contain" else
+            "your monolith must have exactly the heights shown where a number is given")
+    return rule + ("; the card may be turned or mirrored" if deck.turn else "; the card may not be turned")
+
+
+def difficulty_text(difficulty: float | None, method: str | None, error: float | None) -> str:
+    if difficulty is None:
+        return "-"
+    if method == EXACT:
+        return f"{difficulty:.2f} turns (exact)"
+    return f"{difficulty:.2f} +- {error or 0:.2f} turns (simulated)"
+
+
+def summary(deck: Deck, check: DeckCheck, spec: Any = None) -> list[Figure]:
+    out: list[Figure] = [Fact("match rule", rule_text(deck))]
+    counted = tiers(check.cards)
+    if check.bounds is not None:
+        low, high = check.bounds
+        out.append(Fact("cards by tier", ", ".join(f"{t.value} {counted[t]}" for t in Tier) +
+                        f" (easy below {low:.2f} turns, hard from {high:.2f}; {check.scale})"))
+    methods = Counter(k.method for k in check.cards if k.method is not None)
+    out.append(Fact("difficulty", f"expected turns to build each card when each turn offers four random pieces: "
+                                  f"{methods.get(EXACT, 0)} exact, {methods.get('simulated', 0)} simulated"))
+    volume = [sum(h or 0 for h in c.target.heights) for c in deck.cards]
+    out.append(Fact("cubes per structure", f"{min(volume)}-{max(volume)} (mean {sum(volume) / len(volume):.1f}); "
+                                           f"singles in the proofs: {sum(k.singles or 0 for k in check.cards)}"))
+    values = [k.difficulty for k in check.cards if k.difficulty is not None]
+    if values:
+        out.append(Histogram.of("difficulty (expected turns)", values, width=1.0))
+    pool = deck.pool
+    out.append(Fact("pool", f"{pool.title}: {plural(sum(k.count or 0 for k in pool.pieces), 'piece')} in the bag, "
+                            f"{plural(sum(n for _, n in pool.singles), 'single')}; level tokens "
+                            f"{', '.join(map(str, pool.level_tokens))}; structure tokens "
+                            f"{', '.join(map(str, pool.structure_tokens))}"))
+    return out
+
+
+def card_table(deck: Deck, check: DeckCheck) -> Table:
+    rows = []
+    for card, k in zip(deck.cards, check.cards):
+        rows.append((str(card.id), "/".join(rows_of(card.target, deck.board)),
+                     str(sum(h or 0 for h in card.target.heights)),
+                     difficulty_text(k.difficulty, k.method, k.error), k.tier.value if k.tier else "-",
+                     str(len(k.witness)) if k.witness is not None else "-",
+                     str(k.singles) if k.singles is not None else "-"))
+    return Table(("card", "target (north row first)", "cubes", "difficulty", "tier", "steps", "singles"),
+                 tuple(rows), "<<>><>>", orders=((4, tuple(t.value for t in Tier)),))
+
+
+def report(deck: Deck, check: DeckCheck, show_all: bool = False) -> list[Figure]:
+    out: list[Figure] = [card_table(deck, check)]
+    if show_all:
+        out += cards(deck, deck.cards, check)
+    return out + summary(deck, check)
+
+
+def target_picture(card: Card, board: Board) -> str:
+    """The target as rows of heights, north at the top."""
+    return "\n".join(" ".join(row) for row in rows_of(card.target, board))
+
+
+def build_pictures(steps: Sequence[Step], board: Board) -> list[Drawing]:
+    """The build step by step: after each step the heights, the step's columns lettered."""
+    heights = [0] * board.columns
+    out = []
+    for n, step in enumerate(steps, start=1):
+        touched = set()
+        for x, y, z in step.cubes:
+            c = board.column(x, y)
+            heights[c] = max(heights[c], z + 1)
+            touched.add(c)
+        letter = LETTERS[(n - 1) % len(LETTERS)]
+        lines = []
+        for y in range(board.depth):
+            cells = []
+            for x in range(board.width):
+                c = board.column(x, y)
+                cells.append(f"{heights[c]}{letter if c in touched else ' '}")
+            lines.append(" ".join(cells))
+        what = "a single" if step.piece == SINGLE else f"a {step.piece}"
+        levels = sorted({z for _, _, z in step.cubes})
+        out.append(Drawing(f"step {n}: {what} ({step.colour}) at level{'s' if len(levels) > 1 else ''} "
+                           f"{', '.join(str(z + 1) for z in levels)}", "\n".join(lines)))
+    return out
+
+
+def cards(deck: Deck, chosen: Sequence[Card], check: DeckCheck | None = None) -> list[Figure]:
+    """What ``show`` prints: each card's target, its difficulty, and its build step by step."""
+    out: list[Figure] = []
+    for card in chosen:
+        k: CardCheck | None = check.check(card.id) if check is not None else None
+        difficulty = (difficulty_text(k.difficulty, k.method, k.error) if k is not None else
+                      difficulty_text(card.difficulty, card.method, card.error))
+        out.append(Drawing(f"card {card.id}: {difficulty}; heights, north at the top",
+                           target_picture(card, deck.board)))
+        witness = card.witness if card.witness is not None else (k.witness if k is not None else None)
+        if witness is not None:
+            out += build_pictures(witness, deck.board)
+    return out
+
+
+def verdict(deck: Deck, check: DeckCheck) -> Fact:
+    if check.ok:
+        return Fact("verification", f"every one of the {plural(len(deck.cards), 'structure')} is built again by "
+                                    f"replaying its stored order cube by cube (every cube supported when placed), "
+                                    f"its difficulty measured again; no two alike")
+    return Fact("verification", f"FAILED: {'; '.join(check.problems[:3])}")
+
+
+def build_report(deck: Deck, check: DeckCheck) -> list[Figure]:
+    return [verdict(deck, check), *summary(deck, check), card_table(deck, check)]

@@ -1,0 +1,238 @@
+"""Make a structure deck whose every card is proved buildable and priced by expected turns.
+
+1. Candidates. Candidate ``i`` draws from its own seeded generator a structure from one of
+   the ``FAMILIES`` (complete levels; a level and a wall; two walls; a corner block;
+   towers; stairs; a ring; a cross; a random skyline), turned and mirrored at random.
+   Two candidates alike (up to turning, when turning is allowed) are one card.
+2. Proof. ``solver.heightmap.build`` finds an ordered build from the pool in which every
+   cube is supported when placed, with the fewest singles; its colours are then dealt from
+   the pool's counts. A structure with no build within the search budget is dropped.
+3. Difficulty. The expected turns to build it when each turn offers four pieces drawn from
+   the bag (``solver.heightmap``): exact by dynamic programming where the height maps the
+   card allows number at most ``EXACT_STATES``, else over ``RUNS`` seeded games of a greedy
+   player (the seed comes from the structure, so the verifier plays the same games).
+4. Choice. The candidates sorted by difficulty are cut into tiers by their thirds; each tier
+   gets its share of cards (``--difficulty``), spread evenly across it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from generators.common import deckfile, grading
+from generators.common.errors import Shortfall
+from generators.common.pool import Pool as Workers
+from generators.monolyth.deck import EXACT, SIMULATED, Card, Deck
+from generators.monolyth.pool import Pool
+from generators.monolyth.spec import Spec
+from generators.monolyth.structure import canonical, rows_of, symmetries
+from solver.heightmap import SINGLE, Board, Kind, Step, Target, TooManyStates, build, expected_turns, simulate_turns
+from solver.shapes import Shape
+
+FAMILIES = ("levels", "level and wall", "two walls", "corner", "towers", "stairs", "ring", "cross", "skyline")
+
+#: Height maps up to which the difficulty is exact.
+EXACT_STATES = 2_100_000
+#: Simulated games per card beyond that.
+RUNS = 2000
+#: Pieces on offer each turn (the crystal moves 1-4 spaces).
+OFFER = 4
+#: Search nodes an ordered build may take.
+BUILD_BUDGET = 200_000
+#: The most singles a build may use.
+MAX_SINGLES = 6
+#: Decimal places stored.
+PLACES = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    index: int
+    family: str
+    target: Target
+    steps: tuple[Step, ...]
+    singles: int
+    difficulty: float
+    method: str
+    error: float | None
+
+
+def draw(spec: Spec, index: int) -> tuple[str, tuple[int | None, ...]]:
+    """Candidate ``index``'s family and heights."""
+    rng = random.Random(f"monolyth:{spec.seed}:{index}")
+    h = spec.height
+    family = FAMILIES[rng.randrange(len(FAMILIES))]
+    grid: list[list[int | None]] = [[None] * 4 for _ in range(4)]
+    base = rng.choice([None, 1])
+
+    def fill(value: int | None) -> None:
+        for row in grid:
+            row[:] = [value] * 4
+
+    if family == "levels":
+        fill(rng.randint(1, h - 1))
+    elif family == "level and wall":
+        fill(1)
+        grid[0] = [rng.randint(2, h)] * 4
+    elif family == "two walls":
+        fill(base)
+        top = rng.randint(2, h)
+        grid[0] = [top] * 4
+        if rng.random() < 0.5:
+            grid[3] = [top] * 4
+        else:
+            for row in grid:
+                row[0] = top
+    elif family == "corner":
+        fill(base)
+        size = rng.choice([2, 3])
+        for y in range(size):
+            for x in range(size):
+                grid[y][x] = h if size == 2 else rng.randint(2, h)
+    elif family == "towers":
+        fill(base)
+        spots = [(0, 0), (0, 3), (3, 0), (3, 3), (1, 1), (2, 2), (1, 2), (2, 1)]
+        for y, x in rng.sample(spots, rng.randint(2, 4)):
+            grid[y][x] = h
+    elif family == "stairs":
+        start = rng.choice([0, 1])
+        for y in range(4):
+            grid[y] = [min(h, start + y)] * 4 if start + y > 0 else [None] * 4
+    elif family == "ring":
+        fill(rng.randint(2, h))
+        grid[1][1] = grid[1][2] = grid[2][1] = grid[2][2] = base
+    elif family == "cross":
+        fill(base)
+        top = rng.randint(2, h)
+        for i in range(4):
+            grid[1][i] = grid[2][i] = top if rng.random() < 0.5 or i in (1, 2) else grid[1][i]
+            grid[i][1] = grid[i][2] = top
+    else:  # a random skyline
+        for y in range(4):
+            for x in range(4):
+                grid[y][x] = rng.choice([None, 1, 1, 2, 2, h])
+    heights = tuple(v for row in grid for v in row)
+    forms = symmetries(heights, spec.board)
+    return family, forms[rng.randrange(len(forms))]
+
+
+def _pieces(pool: Pool) -> list[Kind]:
+    """The pool's pieces by shape, colours merged (a structure without colours does not care
+    which colour a piece is)."""
+    counts: Counter[str] = Counter()
+    shapes: dict[str, Shape] = {}
+    for k in pool.pieces:
+        counts[k.name] += k.count or 0
+        shapes.setdefault(k.name, k.shape)
+    return [Kind(name, shapes[name], "", counts[name]) for name in shapes]
+
+
+def deal_colours(steps: Sequence[Step], pool: Pool) -> tuple[Step, ...]:
+    """Colours for a colourless build's steps, dealt from the pool's counts: each step takes
+    the colour with the most of its piece left (the pool's colour order breaks ties)."""
+    left = Counter({(k.name, k.colour): k.count or 0 for k in pool.pieces})
+    left.update({(SINGLE, c): n for c, n in pool.singles})
+    order = pool.colour_names
+    out = []
+    for s in steps:
+        colour = max(order, key=lambda c: (left[(s.piece, c)], -order.index(c)))
+        left[(s.piece, colour)] -= 1
+        out.append(Step(s.piece, colour, s.cubes))
+    return tuple(out)
+
+
+def structure_seed(target: Target, board: Board) -> int:
+    """The simulation's seed for a structure: from its rows and rule, not the deck's seed."""
+    text = "/".join(rows_of(target, board)) + ":" + target.rule
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=4).digest(), "big") % (1 << 31)
+
+
+def difficulty(pool: Pool, board: Board, target: Target) -> tuple[float, str, float | None]:
+    """The expected turns to build ``target``: (value, method, standard error or None)."""
+    kinds = _pieces(pool)
+    try:
+        return round(expected_turns(kinds, board, target, offer=OFFER, max_states=EXACT_STATES), PLACES), EXACT, None
+    except TooManyStates:
+        played = simulate_turns(kinds, board, target, offer=OFFER, runs=RUNS, seed=structure_seed(target, board))
+        return round(played.mean, PLACES), SIMULATED, round(played.error, PLACES)
+
+
+def prove(pool: Pool, board: Board, target: Target) -> tuple[tuple[Step, ...], int] | None:
+    """An ordered build of ``target`` with the fewest singles (its colours dealt), or None."""
+    singles = sum(n for _, n in pool.singles)
+    found = build(_pieces(pool), board, target, singles=("",) if singles else (),
+                  max_singles=min(singles, MAX_SINGLES), budget=BUILD_BUDGET)
+    if found.steps is None:
+        return None
+    return deal_colours(found.steps, pool), found.singles
+
+
+def make_candidate(spec: Spec, index: int) -> Candidate | None:
+    family, heights = draw(spec, index)
+    target = Target(heights, (), spec.rule)
+    if target.reached((0,) * spec.board.columns):
+        return None
+    proof = prove(spec.pool, spec.board, target)
+    if proof is None:
+        return None
+    value, method, error = difficulty(spec.pool, spec.board, target)
+    return Candidate(index, family, target, proof[0], proof[1], value, method, error)
+
+
+def choose(spec: Spec, pool: Sequence[Candidate]) -> tuple[list[Candidate], tuple[float, float]]:
+    """The cards: each tier (by the pool's thirds) its share, spread evenly across it."""
+    ranked = sorted(pool, key=lambda c: (c.difficulty, c.index))
+    bounds = grading.quantile_bounds([c.difficulty for c in ranked])
+    low, high = (bounds[0], bounds[1]) if len(bounds) == 2 else (0.0, 0.0)
+    shares = grading.tier_counts(spec.cards, spec.difficulty)
+    chosen: list[Candidate] = []
+    for tier, n in shares.items():
+        if tier is None:
+            band = ranked
+        else:
+            lo, hi = grading.band(tier, (low, high))
+            band = [c for c in ranked if lo <= c.difficulty < hi]
+        picked = [band[int((i + 0.5) * len(band) / n)] for i in range(n)] if n and len(band) >= n else band[:n]
+        chosen.extend(picked)
+    if len(chosen) < spec.cards:  # a thin tier: the nearest others
+        rest = [c for c in ranked if c not in chosen]
+        chosen.extend(rest[:spec.cards - len(chosen)])
+    return chosen, (low, high)
+
+
+def generate(spec: Spec, progress: Callable[[int, int], None] | None = None) -> Deck:
+    """Make the deck ``spec`` asks for (see the module docstring).
+
+    Raises:
+        RequestError: the request is impossible (before any work).
+        Shortfall: fewer distinct buildable structures than cards within the budget.
+    """
+    spec.checked()
+    seen: dict[tuple[int | None, ...], int] = {}
+    for i in range(spec.budget):
+        _, heights = draw(spec, i)
+        seen.setdefault(canonical(heights, spec.board, spec.turn), i)
+    fresh = sorted(seen.values())
+    pool: list[Candidate] = []
+    with Workers(spec.workers) as workers:
+        for start in range(0, len(fresh), 8):
+            for made in workers.map(make_candidate, spec, fresh[start:start + 8]):
+                if made is not None:
+                    pool.append(made)
+            if progress is not None:
+                progress(min(start + 8, len(fresh)), len(pool))
+    if len(pool) < spec.cards:
+        raise Shortfall(f"made {len(pool)} of {spec.cards} cards: {spec.budget} candidates (the budget) gave only "
+                        f"{len(pool)} distinct buildable structures; raise attempts or ask for fewer cards",
+                        len(pool), spec.cards)
+    chosen, bounds = choose(spec, pool)
+    ordered = sorted(chosen, key=lambda c: (c.difficulty, c.index))
+    cards = tuple(Card(n, c.target, c.difficulty, c.method, c.error, c.singles, c.steps)
+                  for n, c in enumerate(ordered, start=1))
+    parameters = spec.parameters()
+    parameters["tier_bounds"] = [bounds[0], bounds[1]]
+    return Deck(cards, spec.pool, spec.height, spec.rule, spec.turn, spec.seed, parameters, deckfile.versions())

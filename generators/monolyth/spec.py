@@ -1,0 +1,120 @@
+"""A Monolyth deck request: its options, declared once, and the Spec they make.
+
+The deck is a set of structure cards: each a target shape on the 4x4 board (a height per
+column, ``.`` for any), proved buildable from the pool by an ordered build and priced by the
+expected number of turns it takes when each turn offers four random pieces from the ring.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from generators.common import grading, parse
+from generators.common.errors import check
+from generators.common.grading import Tier
+from generators.common.options import SEED, WORKERS, Option, choice, output, recorded, switch, whole
+from generators.monolyth.pool import DEFAULT, SIDE, Pool, parse_pool
+from solver.heightmap import CONTAIN, RULES, Board
+
+GAME = "monolyth"
+
+HELP = ("Each card is a structure on the 4x4 board (a height per column, '.' for any) that a build must "
+        "match. Every card is proved buildable from the pool by an ordered build in which every cube is "
+        "supported when placed (the deck stores it), no two cards are alike (up to turning, when turning is "
+        "allowed), and each card's difficulty is the expected number of turns to build it when each turn "
+        "offers four random pieces: exact by dynamic programming where the height maps are few enough, "
+        "seeded simulation beyond.")
+
+DECK_NAME = "deck.json"
+DEFAULT_OUT = f"output/{GAME}/{DECK_NAME}"
+
+#: Candidate structures tried per card when ``--attempts`` is not given.
+PER_CARD = 6
+
+
+def _pool(value: Any, label: str) -> Pool:
+    return parse_pool(value, label)
+
+
+def _height(value: Any, label: str) -> int:
+    height = parse.parse_int(value, label, low=3, high=4)
+    return height
+
+
+def _difficulty(value: Any, label: str) -> dict[Tier, int] | None:
+    if value is None:
+        return None
+    if isinstance(value, Mapping):
+        return dict(value)
+    return grading.parse_target(value, label)
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option("pool", _pool, "ours", "the pieces, singles, boards and tokens: `ours` (see README) or a pool TOML file",
+           metavar="ours|FILE.toml", path=True),
+    whole("cards", 10, "structure cards in the deck (the box has 10)", low=1, high=200),
+    Option("height", _height, 3, "the monolith's height: 3 (3-4 players) or 4 (1-2 players)", metavar="3|4"),
+    choice("rule", RULES, CONTAIN, "when a build matches a card: `contain` (it reaches at least the card's heights) "
+           "or `equal` (it is exactly the card where the card says); printed on every card"),
+    switch("turn", True, "whether a build may match a card turned or mirrored (printed on every card)"),
+    Option("difficulty", _difficulty, "thirds", "cards per tier: `any`, `thirds`, `ramp` (3:2:1), `easy`, `medium`, "
+           "`hard`, or weights such as `easy:2,medium:2,hard:1`", metavar="TARGET"),
+    SEED,
+    whole("attempts", None, "candidate structures to try before choosing the deck", low=1, high=100_000,
+          default_text=f"{PER_CARD} per card"),
+    WORKERS,
+    output(DEFAULT_OUT, DECK_NAME),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    """A structure deck request (see ``OPTIONS``)."""
+
+    pool: Pool = DEFAULT
+    cards: int = 10
+    height: int = 3
+    rule: str = CONTAIN
+    turn: bool = True
+    difficulty: dict[Tier, int] | None = None
+    seed: int = 0
+    attempts: int | None = None
+    workers: int = 1
+
+    @classmethod
+    def from_values(cls, values: Mapping[str, Any], given: frozenset[str] = frozenset()) -> Spec:
+        from generators.common.pool import default_workers
+
+        workers = values["workers"] if values["workers"] is not None else default_workers()
+        return cls(values["pool"], values["cards"], values["height"], values["rule"], values["turn"],
+                   values["difficulty"], values["seed"], values["attempts"], workers)
+
+    @property
+    def board(self) -> Board:
+        return Board(SIDE, SIDE, self.height)
+
+    @property
+    def budget(self) -> int:
+        return self.attempts if self.attempts is not None else PER_CARD * self.cards
+
+    def problems(self) -> list[str]:
+        out = []
+        if self.budget < self.cards:
+            out.append(f"attempts: {self.budget} candidates cannot make {self.cards} cards")
+        if self.workers < 1:
+            out.append(f"workers: expected at least 1, got {self.workers}")
+        if self.pool.cubes < SIDE * SIDE * self.height:
+            out.append(f"pool: {self.pool.title} holds {self.pool.cubes} cubes, fewer than the "
+                       f"{SIDE}x{SIDE}x{self.height} monolith's {SIDE * SIDE * self.height}")
+        return out
+
+    def checked(self) -> Spec:
+        check(self.problems())
+        return self
+
+    def parameters(self) -> dict[str, Any]:
+        shown = {"pool": self.pool.title, "attempts": self.budget,
+                 "difficulty": grading.target_text(self.difficulty)}
+        return recorded(OPTIONS, {o.name: shown.get(o.name, getattr(self, o.name, None)) for o in OPTIONS})

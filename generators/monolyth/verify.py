@@ -1,0 +1,181 @@
+"""Check a Monolyth deck without the generator: every witness replayed, every difficulty
+measured again, every rule.
+
+For each card: its stored build is replayed cube by cube (``solver.heightmap.replay``: each
+step a piece of the pool of that name and colour, congruent to it and within its count,
+inside the board and below the height limit, every cube supported when placed, the target
+reached under the deck's rule); a card without a build (a hand-written list) gets one from
+the search, or is reported unbuildable (or unknown, when the search budget ran out). Its
+difficulty is measured again by the method the card records (the generator's rule when it
+records none) and must agree with the stored value. The deck rules: unique ids, no two
+cards alike (up to turning when the deck allows it), and the recorded parameters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from generators.common import grading
+from generators.common.grading import Tier
+from generators.common.words import plural
+from generators.monolyth.deck import EXACT, Card, CardId, Deck
+from generators.monolyth.structure import canonical
+from solver.heightmap import SINGLE, Kind, Step, replay
+
+#: How far a recomputed difficulty may be from the stored one (its rounding).
+TOLERANCE = 0.0005 + 1e-9
+
+
+@dataclass(frozen=True, slots=True)
+class CardCheck:
+    """One card, built and measured again."""
+
+    card: CardId
+    buildable: bool | None  # None: the search budget ran out (unknown)
+    witness: tuple[Step, ...] | None
+    singles: int | None
+    difficulty: float | None
+    method: str | None
+    error: float | None
+    tier: Tier | None
+    problems: tuple[str, ...]
+
+    @property
+    def where(self) -> str:
+        return f"card {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class DeckCheck:
+    """The verdict on a deck: ``ok`` when no card and no rule has a problem."""
+
+    cards: tuple[CardCheck, ...]
+    rule_problems: tuple[str, ...]
+    bounds: tuple[float, float] | None
+    scale: str
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        return self.rule_problems + tuple(f"{c.where}: {p}" for c in self.cards for p in c.problems)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def unknown(self) -> tuple[CardCheck, ...]:
+        return tuple(c for c in self.cards if c.buildable is None)
+
+    @property
+    def counted(self) -> str:
+        return plural(len(self.cards), "structure")
+
+    def check(self, card: CardId) -> CardCheck:
+        return next(c for c in self.cards if str(c.card) == str(card))
+
+
+def pool_kinds(deck: Deck) -> list[Kind]:
+    """The pool's pieces with their colours and counts, and its singles as pieces."""
+    from solver.shapes import Shape
+
+    cube = Shape(frozenset({(0, 0, 0)}))
+    return list(deck.pool.pieces) + [Kind(SINGLE, cube, colour, n) for colour, n in deck.pool.singles]
+
+
+def check_card(deck: Deck, card: Card, bounds: tuple[float, float] | None) -> CardCheck:
+    from generators.monolyth.generate import difficulty, prove
+
+    problems: list[str] = []
+    board = deck.board
+    witness = card.witness
+    buildable: bool | None = True
+    if witness is not None:
+        problems += [f"witness: {p}" for p in replay(witness, pool_kinds(deck), board, card.target)]
+        singles = sum(1 for s in witness if s.piece == SINGLE)
+        if card.singles is not None and card.singles != singles:
+            problems.append(f"singles: stored {card.singles}, the witness uses {singles}")
+    else:
+        proof = prove(deck.pool, board, card.target)
+        if proof is None:
+            buildable = False
+            problems.append("no ordered build from the pool reaches this structure within the search")
+            singles = None
+        else:
+            witness, singles = proof
+    value, method, error = difficulty(deck.pool, board, card.target)
+    if card.difficulty is not None:
+        if card.method is not None and card.method != method:
+            problems.append(f"difficulty: stored as {card.method}, measured {method} (the deck's size rule says "
+                            f"{method})")
+        elif abs(card.difficulty - value) > TOLERANCE:
+            problems.append(f"difficulty: stored {card.difficulty} turns, recomputed {value}")
+    tier = grading.tier_of(value, bounds) if bounds is not None else None
+    return CardCheck(card.id, buildable, witness, singles, value, method, error, tier, tuple(problems))
+
+
+def rule_problems(deck: Deck) -> list[str]:
+    out = []
+    seen: dict[tuple[int | None, ...], CardId] = {}
+    ids: set[str] = set()
+    for c in deck.cards:
+        if str(c.id) in ids:
+            out.append(f"card id {c.id!r} is used twice")
+        ids.add(str(c.id))
+        key = canonical(c.target.heights, deck.board, deck.turn)
+        if key in seen:
+            turned = " (turned or mirrored)" if deck.turn else ""
+            out.append(f"card {c.id} asks for the same structure as card {seen[key]}{turned}")
+        seen.setdefault(key, c.id)
+    params = deck.parameters
+    for name, value in (("height", deck.height), ("rule", deck.rule), ("turn", deck.turn)):
+        if name in params and params[name] != value:
+            out.append(f"parameters.{name}: {params[name]!r}, but the deck's {name} is {value!r}")
+    if "cards" in params and params["cards"] != len(deck.cards):
+        out.append(f"parameters.cards: {params['cards']}, but the deck has {len(deck.cards)} cards")
+    return out
+
+
+def bounds_of(deck: Deck) -> tuple[float, float] | None:
+    raw = deck.parameters.get("tier_bounds")
+    if isinstance(raw, list) and len(raw) == 2:
+        return float(raw[0]), float(raw[1])
+    return None
+
+
+def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck | None = None,
+                tiers_name: str = "", strict: bool = False) -> DeckCheck:
+    """Check every card and every rule (see the module docstring). ``tiers_from``: another
+    deck whose tier bounds place the cards (default: this deck's own, else its thirds).
+    ``time_limit`` and ``strict`` are accepted for the command's sake: every search here has
+    a node budget, and a structure list carries no designer pricing."""
+    del time_limit, strict
+    bounds = bounds_of(tiers_from) if tiers_from is not None else None
+    scale = f"the tier bounds of {tiers_name or 'the other deck'}"
+    if bounds is None:
+        bounds, scale = bounds_of(deck), "the deck's own tier_bounds"
+    checks = [check_card(deck, c, bounds) for c in deck.cards]
+    if bounds is None:
+        values = [k.difficulty for k in checks if k.difficulty is not None]
+        cut = grading.quantile_bounds(values)
+        bounds, scale = (cut[0], cut[1]), "the thirds of these structures"
+        checks = [_tiered(k, bounds) for k in checks]
+    return DeckCheck(tuple(checks), tuple(rule_problems(deck)), bounds, scale)
+
+
+def _tiered(k: CardCheck, bounds: tuple[float, float]) -> CardCheck:
+    from dataclasses import replace
+
+    return replace(k, tier=grading.tier_of(k.difficulty, bounds) if k.difficulty is not None else None)
+
+
+def tiers(checks: Sequence[CardCheck]) -> dict[Tier, int]:
+    counted = {t: 0 for t in Tier}
+    for k in checks:
+        if k.tier is not None:
+            counted[k.tier] += 1
+    return counted
+
+
+def simulated(deck: Deck) -> int:
+    return sum(1 for c in deck.cards if c.method is not None and c.method != EXACT)

@@ -1,0 +1,157 @@
+"""Monolyth structure decks: the pool, targets, the generator's promises, the verifier's
+replay, and hand-written structure lists."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from generators.common.errors import RequestError
+from generators.common.grading import TARGETS
+from generators.monolyth import generate as gen
+from generators.monolyth.deck import Card, Deck, deck_from_json
+from generators.monolyth.figures import cards, summary
+from generators.monolyth.pool import DEFAULT, pool_from
+from generators.monolyth.spec import Spec
+from generators.monolyth.structure import canonical, rows_of, symmetries, target_from
+from generators.monolyth.verify import verify_deck
+from solver.heightmap import CONTAIN, EQUAL, Board, Step, Target
+
+BOARD = Board(4, 4, 3)
+
+
+@pytest.fixture(scope="module")
+def deck() -> Deck:
+    return gen.generate(Spec(cards=3, attempts=6, difficulty=TARGETS["thirds"], seed=2, workers=1))
+
+
+@pytest.fixture(scope="module")
+def deck_check(deck: Deck):  # type: ignore[no-untyped-def]
+    return verify_deck(deck)
+
+
+def test_our_pool_is_eighty_pieces_in_five_colours() -> None:
+    assert sum(k.count or 0 for k in DEFAULT.pieces) == 50 and sum(n for _, n in DEFAULT.singles) == 30
+    assert {k.colour for k in DEFAULT.pieces} == set(DEFAULT.colour_names) and len(DEFAULT.colour_names) == 5
+    assert len(DEFAULT.boards) == 5 and len({frozenset(b) for b in DEFAULT.boards}) == 5
+    assert all(len(set(b)) == 4 for b in DEFAULT.boards)
+    assert len(DEFAULT.level_tokens) == 14 and len(DEFAULT.structure_tokens) == 4
+    assert pool_from(DEFAULT.as_json(), "again") == DEFAULT
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"pieces": [{"name": "U", "colour": "red", "cells": [[0, 0, 0], [2, 0, 0]]}]}, "not a connected polycube"),
+    ({"pieces": [{"name": "I2", "colour": "pink"}]}, "colour: expected one of"),
+    ({"pieces": [{"name": "long", "colour": "red", "cells": [[0, 0, 0], [1, 0, 0], [2, 0, 0], [3, 0, 0],
+                                                             [4, 0, 0]]}]}, "does not fit the 4x4 board"),
+    ({"singles": {"red": -1}}, "singles.red: expected a whole number"),
+    ({"boards": [["red", "red", "blue"]]}, "boards[1]: expected four colours"),
+    ({"level_tokens": [3, "x"]}, "level_tokens: expected a list of whole numbers"),
+    ({"shape": 1}, "shape: not a pool field"),
+])
+def test_a_bad_pool_is_named_by_field(change: dict, words: str) -> None:
+    data = {**DEFAULT.as_json(), **change}
+    with pytest.raises(RequestError) as err:
+        pool_from(data, "my.toml")
+    assert any(words in p for p in err.value.problems), err.value.problems
+
+
+def test_a_pool_too_small_for_the_monolith_is_refused() -> None:
+    data = {**DEFAULT.as_json(), "pieces": [{"name": "I2", "colour": "red", "count": 3}], "singles": {}}
+    small = pool_from(data, "small.toml")
+    assert any("fewer than the 4x4x3 monolith's 48" in p for p in Spec(pool=small).problems())
+
+
+def test_targets_read_and_turn() -> None:
+    t = target_from(["3333", "1111", "1..1", "1111"], BOARD, CONTAIN, "t")
+    assert t.heights[:4] == (3, 3, 3, 3) and t.heights[9] is None and rows_of(t, BOARD)[2] == "1..1"
+    assert len(symmetries(t.heights, BOARD)) == 4  # a wall on one side: four turns, mirrors coincide
+    east = target_from(["1113", "1.13", "1.13", "1113"], BOARD, CONTAIN, "t")
+    assert canonical(east.heights, BOARD, True) == canonical(
+        target_from(["3333", "1111", "1..1", "1111"], BOARD, CONTAIN, "t").heights, BOARD, True)
+    for rows, words in ((["4444"] * 4, "expected a height 0-3"), (["333"] * 4, "expected 4 rows of 4"),
+                        (["...."] * 4, "asks for nothing")):
+        with pytest.raises(RequestError, match=words):
+            target_from(rows, BOARD, CONTAIN, "cards[0].target")
+
+
+def test_the_generated_deck_keeps_its_promises(deck: Deck, deck_check) -> None:  # type: ignore[no-untyped-def]
+    assert len(deck.cards) == 3
+    keys = {canonical(c.target.heights, deck.board, True) for c in deck.cards}
+    assert len(keys) == 3, "no two cards alike up to turning"
+    difficulties = [c.difficulty for c in deck.cards]
+    assert difficulties == sorted(difficulties)
+    for c in deck.cards:
+        assert c.witness and c.method in ("exact", "simulated")
+        volume = sum(h or 0 for h in c.target.heights)
+        assert sum(len(s.cubes) for s in c.witness) == volume  # nothing wasted under contain
+        assert c.difficulty is not None and volume / 4 <= c.difficulty
+    assert deck_check.ok, deck_check.problems
+    assert deck_from_json(json.loads(deck.dumps())) == deck
+
+
+def test_the_same_seed_gives_the_same_deck(deck: Deck) -> None:
+    again = gen.generate(Spec(cards=3, attempts=6, difficulty=TARGETS["thirds"], seed=2, workers=2))
+    assert again.dumps() == deck.dumps()
+
+
+def _with_card(deck: Deck, card: Card) -> Deck:
+    """The deck with only ``card`` (and no recorded card count): quick to verify."""
+    params = {k: v for k, v in deck.parameters.items() if k != "cards"}
+    return replace(deck, cards=(card,), parameters=params)
+
+
+def test_the_verifier_names_each_fault(deck: Deck) -> None:
+    first = deck.cards[0]
+    assert first.witness is not None
+    short = _with_card(deck, replace(first, witness=first.witness[:-1]))
+    assert any("do not match the target" in p for p in verify_deck(short).problems)
+    lifted = first.witness[0]
+    moved = Step(lifted.piece, lifted.colour, tuple((x, y, z + 1) for x, y, z in lifted.cubes))
+    hanging = _with_card(deck, replace(first, witness=(moved, *first.witness[1:])))
+    assert any("hangs over an empty space" in p for p in verify_deck(hanging).problems)
+    wrong = _with_card(deck, replace(first, difficulty=(first.difficulty or 0) + 1))
+    assert any("difficulty: stored" in p for p in verify_deck(wrong).problems)
+    twice = replace(_with_card(deck, first), cards=(first, replace(first, id=99)))
+    assert any("card 99 asks for the same structure as card 1" in p for p in verify_deck(twice).problems)
+    recoloured = Step(lifted.piece, "black", lifted.cubes)
+    with pytest.raises(Exception, match="not a piece of the pool"):
+        data = json.loads(_with_card(deck, replace(first, witness=(recoloured, *first.witness[1:]))).dumps())
+        deck_from_json(data)
+
+
+def test_a_hand_written_list_gets_builds_or_is_told_why_not(tmp_path: Path) -> None:
+    data = {"format": "templeforge.deck/1", "game": "monolyth",
+            "cards": [{"id": "level", "target": ["1111", "1111", "1111", "1111"]},
+                      {"id": "wall", "target": ["3333", "1111", "1111", "1111"]}]}
+    hand = deck_from_json(data, "hand.json")
+    check = verify_deck(hand)
+    assert check.ok, check.problems
+    for k in check.cards:
+        assert k.buildable and k.witness and k.difficulty is not None
+    assert check.check("level").method == "exact"
+    only_squares = {**DEFAULT.as_json(), "pieces": [{"name": "O4", "colour": "red", "count": 20}], "singles": {}}
+    odd = deck_from_json({**data, "pool": only_squares, "cards": [{"id": "odd", "target": ["3...", "....", "....",
+                                                                                          "...."]}]}, "odd.json")
+    check = verify_deck(odd)
+    assert not check.ok and "no ordered build" in check.problems[0]
+
+
+def test_equal_and_free_columns() -> None:
+    board = Board(4, 4, 3)
+    t = Target((1, None, 0, 1) * 4, (), EQUAL)
+    assert t.limits(board) == (1, 3, 0, 1) * 4
+    assert Target((1, None, 0, 1) * 4, (), CONTAIN).limits(board) == (1, 0, 0, 1) * 4
+
+
+def test_show_draws_the_target_and_every_step(deck: Deck, deck_check) -> None:  # type: ignore[no-untyped-def]
+    figures = cards(deck, deck.cards[:1])
+    assert figures[0].title.startswith("card 1:")
+    steps = [f for f in figures[1:]]
+    assert len(steps) == len(deck.cards[0].witness or ())
+    assert all(f.title.startswith(f"step {n}:") for n, f in enumerate(steps, start=1))
+    facts = summary(deck, deck_check)
+    assert any(f.label == "match rule" for f in facts if hasattr(f, "label"))
