@@ -45,6 +45,10 @@ register(Game(
     "Pattern cards: 3x3 windows of stone faces, points priced by exact difficulty.",
     rules="generators.shifting_stones.rules", paper="print.shifting_stones", plastic="cad.shifting_stones",
     commands=(("stones", "templeforge.games.shifting_stones"),)))
+register(Game(
+    "monolyth", "Monolyth",
+    "Structure cards: target shapes on the 4x4 board, proved buildable in order, priced by expected turns.",
+    rules="generators.monolyth.rules", paper="print.monolyth", plastic="cad.monolyth"))
 
 #: The game a command builds when none is named.
 DEFAULT = "puzzle-temple"

@@ -12,7 +12,7 @@ from generators.common.words import plural
 from generators.monolyth.deck import EXACT, Card, Deck
 from generators.monolyth.structure import rows_of
 from generators.monolyth.verify import CardCheck, DeckCheck, tiers
-from solver.heightmap import SINGLE, Board, Step
+from solver.heightmap import Board, Step
 
 #: Letters that tell a build's steps apart in a drawing.
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -98,11 +98,10 @@ def build_pictures(steps: Sequence[Step], board: Board) -> list[Drawing]:
             for x in range(board.width):
                 c = board.column(x, y)
                 cells.append(f"{heights[c]}{letter if c in touched else ' '}")
-            lines.append(" ".join(cells))
-        what = "a single" if step.piece == SINGLE else f"a {step.piece}"
-        levels = sorted({z for _, _, z in step.cubes})
-        out.append(Drawing(f"step {n}: {what} ({step.colour}) at level{'s' if len(levels) > 1 else ''} "
-                           f"{', '.join(str(z + 1) for z in levels)}", "\n".join(lines)))
+            lines.append(" ".join(cells).rstrip())
+        levels = sorted({z + 1 for _, _, z in step.cubes})
+        at = f"level {levels[0]}" if len(levels) == 1 else f"levels {levels[0]}-{levels[-1]}"
+        out.append(Drawing(f"step {n}: {step.piece} ({step.colour}), {at}", "\n".join(lines)))
     return out
 
 

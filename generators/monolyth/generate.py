@@ -30,8 +30,9 @@ from generators.monolyth.deck import EXACT, SIMULATED, Card, Deck
 from generators.monolyth.pool import Pool
 from generators.monolyth.spec import Spec
 from generators.monolyth.structure import canonical, rows_of, symmetries
-from solver.heightmap import SINGLE, Board, Kind, Step, Target, TooManyStates, build, expected_turns, simulate_turns
+from solver.heightmap import SINGLE, Board, Kind, Step, Target, build
 from solver.shapes import Shape
+from solver.turns import TooManyStates, expected_turns, simulate_turns
 
 FAMILIES = ("levels", "level and wall", "two walls", "corner", "towers", "stairs", "ring", "cross", "skyline")
 

@@ -20,6 +20,7 @@ SAMPLES: dict[str, tuple[str, dict[str, Any]]] = {
     "puzzle-temple-4-seed-5.json": ("puzzle-temple", {"cards": 4, "seed": 5}),
     "puzzle-temple-7-seed-3.json": ("puzzle-temple", {"cards": 7, "seed": 3}),
     "shifting-stones-12-seed-5.json": ("shifting-stones", {"cards": 12, "seed": 5}),
+    "monolyth-3-seed-2.json": ("monolyth", {"cards": 3, "seed": 2, "attempts": 6}),
 }
 
 
@@ -31,6 +32,12 @@ def generate(game: str, request: dict[str, Any]) -> str:
         from solver.pieces import preset
 
         deck = generate(Spec(preset("ubongo12"), **{"workers": 2, **request}))
+    elif game == "monolyth":
+        from generators.common.grading import TARGETS
+        from generators.monolyth.generate import generate as generate_structures
+        from generators.monolyth.spec import Spec as MonolythSpec
+
+        deck = generate_structures(MonolythSpec(difficulty=TARGETS["thirds"], **{"workers": 2, **request}))
     else:
         from generators.shifting_stones.generate import generate as generate_stones
         from generators.shifting_stones.spec import PUBLISHED_MIX, scaled

@@ -1,6 +1,6 @@
-"""Builds on a board: placements under the support rule, ordered builds and their replay,
-and the expected turns to a target, each against a plain search that does not share the
-solver's code."""
+"""Builds on a board: placements under the support rule, ordered builds and their replay
+(``solver.heightmap``), and the expected turns to a target (``solver.turns``), each against a
+plain search that does not share the solver's code."""
 
 from __future__ import annotations
 
@@ -11,24 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.heightmap import (
-    CONTAIN,
-    Board,
-    Kind,
-    Step,
-    Target,
-    TooManyStates,
-    apply,
-    build,
-    expected_turns,
-    legal,
-    placements,
-    replay,
-    simulate_turns,
-    state_count,
-)
+from solver.heightmap import CONTAIN, Board, Kind, Step, Target, apply, build, legal, placements, replay
 from solver.pieces import piece
 from solver.shapes import Shape
+from solver.turns import TooManyStates, expected_turns, simulate_turns, state_count
 
 
 def kind(name: str, colour: str = "", count: int | None = None) -> Kind:

@@ -1,0 +1,273 @@
+"""Monolyth on paper: structure cards, their backs, and the level and structure tokens.
+
+A structure card shows its id and tier, the structure drawn in isometric view (the board's
+4x4 plate, each column's cubes, north at the back), the same as a height map with a number
+per column (a blank column is free: any height), and the match rule in words (``contain``:
+at least these heights; ``equal``: exactly these where a number is given; whether the card
+may be turned). The card is laid out as data first (``layout``), then drawn.
+
+``cards.pdf`` holds the structure cards; ``tokens.pdf`` the level tokens and structure
+tokens as round paper tokens (their values from the pool), each printed on one side.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from generators.common.errors import RequestError
+from generators.common.words import plural
+from generators.monolyth.deck import Card, Deck
+from generators.monolyth.structure import ANY, rows_of
+from print.common import colours, sheets
+from print.common.layout import FRAME_INSET, Box, Imposition, Settings, Slot, impose
+from print.common.pdf import MIN_TEXT, Document, Meta, Pen
+from print.common.sheets import calibration_pdf, draw_imposition, wrap
+from print.common.sizes import CARDS, CardSize, Paper
+
+TITLE = "Monolyth"
+USES = frozenset({"size", "paper", "duplex", "layout", "back_offset", "bleed", "safe", "margin", "out"})
+FILES = (("cards.pdf", "the structure cards to print and cut"),
+         ("tokens.pdf", "the level and structure tokens"), ("calibration.pdf", "the duplex calibration sheet"))
+
+AUTO = CardSize("poker", *CARDS["poker"])
+TOKEN = CardSize("token 24", 24.0, 24.0)
+
+HEAD = 9.0     #: the header: title, id, tier
+FOOT = 13.0    #: the footer: the rule in words and the difficulty
+MIN_CUBE = 3.0  #: the least cube edge in the isometric view that reads
+
+BACKGROUND = "#EEF1F4"
+BORDER = "#9AA5B1"
+PLATE = "#C9D1D9"
+TOP = "#B7C4D1"
+SOUTH = "#7E8E9F"
+EAST = "#5C6B7A"
+EDGE = "#2E3A46"
+BACK = "#2E3A46"
+BACK_INK = "#DCE3EA"
+TIERS = {"easy": "#009E73", "medium": "#E69F00", "hard": "#D55E00"}
+
+COS = math.cos(math.radians(30))
+SIN = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class CardLayout:
+    """Where a structure card's parts go, relative to its trim box's bottom-left corner."""
+
+    iso: tuple[float, float, float]   # the plate's north-west corner on the page, and the cube edge
+    grid: Box                         # the height map
+    cell: float
+    rule_at: tuple[float, float]
+    rule_width: float
+
+
+def iso_extent(height: int, unit: float) -> tuple[float, float]:
+    """The isometric drawing's width and height for a 4x4 board ``height`` cubes high."""
+    return 8 * COS * unit, (8 * SIN + height) * unit
+
+
+def layout(size: CardSize, safe: float, height: int) -> CardLayout:
+    """The card's parts, sized for the tallest structure the deck may ask for.
+
+    Raises:
+        RequestError: the card cannot hold a readable drawing.
+    """
+    inner = Box(safe, safe, size.width - 2 * safe, size.height - 2 * safe)
+    body = inner.h - HEAD - FOOT
+    grid_h = min(body * 0.36, inner.w * 0.5)
+    iso_room = body - grid_h - 3
+    unit = min(inner.w / (8 * COS), iso_room / (8 * SIN + height))
+    if unit < MIN_CUBE:
+        raise RequestError(f"size: a {size} card draws cubes of {unit:.1f} mm, less than the {MIN_CUBE:g} mm that "
+                           f"reads; a structure card needs at least poker size")
+    w, h = iso_extent(height, unit)
+    top = inner.y1 - HEAD
+    iso = (inner.cx, top - height * unit - (iso_room - h) / 2, unit)  # the plate's north corner
+    cell = grid_h / 4
+    grid = Box(inner.cx - 2 * cell, inner.y + FOOT, 4 * cell, 4 * cell)
+    return CardLayout(iso, grid, cell, (inner.x, inner.y + FOOT - 3.4), inner.w)
+
+
+def project(x0: float, y0: float, unit: float, x: float, y: float, z: float) -> tuple[float, float]:
+    """A point of the board (x east, y south, z up) on the page: north at the back."""
+    return x0 + (x - y) * COS * unit, y0 - (x + y) * SIN * unit + z * unit
+
+
+def draw_iso(pen: Pen, x0: float, y0: float, unit: float, heights: list[int | None]) -> None:
+    """The plate and every cube, back to front (the painter's order)."""
+    def poly(points: list[tuple[float, float, float]], fill: str) -> None:
+        pen.polygon([project(x0, y0, unit, *p) for p in points], fill=fill, stroke=EDGE, width=0.25)
+
+    poly([(0, 0, 0), (4, 0, 0), (4, 4, 0), (0, 4, 0)], PLATE)
+    for y in range(4):
+        for x in range(4):
+            if heights[y * 4 + x] is None:
+                cx, cy = project(x0, y0, unit, x + 0.5, y + 0.5, 0)
+                pen.circle(cx, cy, unit * 0.08, fill="#8A96A3")
+    cubes = [(x, y, z) for y in range(4) for x in range(4) for z in range(heights[y * 4 + x] or 0)]
+    for x, y, z in sorted(cubes, key=lambda c: (c[0] + c[1] + c[2], c[2])):
+        poly([(x, y, z + 1), (x + 1, y, z + 1), (x + 1, y + 1, z + 1), (x, y + 1, z + 1)], TOP)
+        poly([(x, y + 1, z), (x + 1, y + 1, z), (x + 1, y + 1, z + 1), (x, y + 1, z + 1)], SOUTH)
+        poly([(x + 1, y, z), (x + 1, y + 1, z), (x + 1, y + 1, z + 1), (x + 1, y, z + 1)], EAST)
+
+
+def draw_grid(pen: Pen, grid: Box, cell: float, rows: list[str]) -> None:
+    """The height map: a number per column, blank for a free one; north at the top."""
+    for y, row in enumerate(rows):
+        for x, ch in enumerate(row):
+            box = Box(grid.x + x * cell, grid.y1 - (y + 1) * cell, cell, cell)
+            if ch == ANY:
+                pen.rect(box.inset(0.4), fill=BACKGROUND, stroke="#8A96A3", width=0.3, dash=(0.8, 0.8))
+            else:
+                shade = ("#FFFFFF", "#DCE3EA", "#B7C4D1", "#8FA0B2", "#6C7F93")[min(int(ch), 4)]
+                pen.rect(box.inset(0.2), fill=shade, stroke=EDGE, width=0.3)
+                pen.centred_text(box.cx, box.cy, ch, min(11.0, cell * 1.6), bold=True,
+                                 colour=colours.text_on(shade))
+    pen.text(grid.cx, grid.y1 + 0.8, "north", MIN_TEXT, anchor="middle", colour="#5C6B7A")
+
+
+def rule_words(deck: Deck) -> str:
+    what = ("Build at least these heights (more is fine; a blank column is free)." if deck.rule == "contain" else
+            "Build exactly these heights where a number is given (a blank column is free).")
+    return what + (" The card may be turned or mirrored." if deck.turn else " Do not turn the card.")
+
+
+def draw_front(pen: Pen, slot: Slot, deck: Deck, card: Card, lay: CardLayout, tier: str | None) -> None:
+    t = slot.trim
+    ox, oy = t.x, t.y
+    inner = slot.safe.inset(FRAME_INSET)
+    pen.rect(slot.bleed, fill=BACKGROUND)
+    pen.rect(slot.safe, stroke=BORDER, width=0.5, radius=2.5)
+    pen.text(inner.x, inner.y1 - 4.2, "Structure", 8.5, bold=True, colour=EDGE)
+    pen.text(inner.x1, inner.y1 - 4.2, f"#{card.id}", 8, bold=True, anchor="end", colour="#5C6B7A")
+    if tier is not None:
+        pen.text(inner.x1, inner.y1 - 7.6, tier, MIN_TEXT, anchor="end", colour=TIERS.get(tier, EDGE), bold=True)
+    x0, y0, unit = lay.iso
+    draw_iso(pen, ox + x0, oy + y0, unit, list(card.target.heights))
+    draw_grid(pen, lay.grid.shifted(ox, oy), lay.cell, rows_of(card.target, deck.board))
+    y = oy + lay.rule_at[1]
+    for part in wrap(rule_words(deck), MIN_TEXT, lay.rule_width, lines=3):
+        pen.text(ox + lay.rule_at[0], y, part, MIN_TEXT, colour=EDGE)
+        y -= 2.9
+    if card.difficulty is not None:
+        pen.text(inner.x1, inner.y + 0.6, f"about {card.difficulty:.1f} turns", MIN_TEXT, anchor="end",
+                 colour="#8A96A3")
+
+
+def draw_back(pen: Pen, slot: Slot) -> None:
+    t = slot.trim
+    pen.rect(slot.bleed, fill=BACK)
+    pen.rect(Box(t.x + 3, t.y + 3, t.w - 6, t.h - 6), stroke=BACK_INK, width=0.6, radius=3)
+    unit = t.w / 14
+    x0, y0 = t.cx, t.cy + 4 * unit
+    for x, y, z in sorted(((x, y, z) for x in range(4) for y in range(4) for z in range(3)),
+                          key=lambda c: (c[0] + c[1] + c[2], c[2])):
+        def face(points: list[tuple[float, float, float]], fill: str) -> None:
+            pen.polygon([project(x0, y0, unit, *p) for p in points], fill=fill, stroke=BACK, width=0.3)
+        face([(x, y, z + 1), (x + 1, y, z + 1), (x + 1, y + 1, z + 1), (x, y + 1, z + 1)], "#8FA0B2")
+        face([(x, y + 1, z), (x + 1, y + 1, z), (x + 1, y + 1, z + 1), (x, y + 1, z + 1)], "#6C7F93")
+        face([(x + 1, y, z), (x + 1, y + 1, z), (x + 1, y + 1, z + 1), (x + 1, y, z + 1)], "#4F6072")
+    pen.text(t.cx, t.y + t.h * 0.18, TITLE.upper(), min(16.0, t.w / 5), bold=True, anchor="middle", colour=BACK_INK)
+
+
+def draw_token(pen: Pen, slot: Slot, label: str, value: int, fill: str) -> None:
+    t = slot.trim
+    pen.rect(slot.bleed, fill=fill)
+    ink = colours.text_on(fill)
+    pen.circle(t.cx, t.cy, t.w * 0.42, fill=None, stroke=ink, width=0.5)
+    pen.centred_text(t.cx, t.cy + 1.6, str(value), 14, bold=True, colour=ink)
+    pen.text(t.cx, t.cy - 6.0, label, MIN_TEXT, anchor="middle", colour=ink)
+
+
+# -- the whole job -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    size: CardSize | str
+    paper: Paper
+    duplex: str
+    back_offset: tuple[float, float]
+    bleed: float
+    safe: float = 3.0
+    margin: float | None = None
+    layout: str = "sheets"
+
+
+@dataclass(frozen=True, slots=True)
+class Printed:
+    files: dict[str, bytes]
+    size: CardSize
+    imposition: Imposition
+    tokens: Imposition
+    labels: tuple[str, ...]
+
+
+def make(deck: Deck, request: Request, title: str) -> Printed:
+    """``cards.pdf`` (the structure cards), ``tokens.pdf`` (level and structure tokens) and
+    ``calibration.pdf`` (for duplex printing).
+
+    Raises:
+        RequestError: a size that cannot hold a readable card, or paper too small.
+    """
+    from generators.common import grading
+
+    size = AUTO if request.size == "auto" else request.size
+    assert isinstance(size, CardSize)
+    lay = layout(size, request.safe + FRAME_INSET, deck.height)
+    settings = Settings(request.paper, size, request.bleed, request.safe, request.margin, request.duplex,
+                        request.back_offset, request.layout)
+    imposition = impose(len(deck.cards), settings)
+    raw = deck.parameters.get("tier_bounds")
+    bounds = (float(raw[0]), float(raw[1])) if isinstance(raw, list) and len(raw) == 2 else None
+    tiers = [grading.tier_of(c.difficulty, bounds).value if bounds and c.difficulty is not None else None
+             for c in deck.cards]
+    meta = f"{len(deck.cards)} structure cards, {size.name} {size.width:g} x {size.height:g} mm"
+    doc = Document(Meta(f"{title}: cards", f"{TITLE} structure cards ({meta})", TITLE), request.duplex)
+    draw_imposition(doc, imposition, title=title, ids=[c.id for c in deck.cards],
+                    front=lambda pen, slot: draw_front(pen, slot, deck, deck.cards[slot.card], lay, tiers[slot.card]),
+                    back=draw_back if request.duplex != "none" else None)
+    files = {"cards.pdf": doc.data()}
+    tokens = [("level", v, "#DCE3EA") for v in deck.pool.level_tokens]
+    tokens += [("structure", v, "#E69F00") for v in deck.pool.structure_tokens]
+    token_settings = Settings(request.paper, TOKEN, request.bleed, 0.0, settings.page_margin, "none")
+    token_sheet = impose(len(tokens), token_settings)
+    tdoc = Document(Meta(f"{title}: tokens", f"{TITLE}: {len(tokens)} tokens", TITLE), "none")
+    draw_imposition(tdoc, token_sheet, title=f"{title}: tokens", ids=[f"{k} {v}" for k, v, _ in tokens],
+                    front=lambda pen, slot: draw_token(pen, slot, *tokens[slot.card]), back=None)
+    files["tokens.pdf"] = tdoc.data()
+    cal = calibration_pdf(settings, imposition, title, TITLE)
+    if cal is not None:
+        files["calibration.pdf"] = cal
+    return Printed(files, size, imposition, token_sheet, tuple(str(c.id) for c in deck.cards))
+
+
+def deck_title(deck: Deck, path: str | Path) -> str:
+    return sheets.deck_title(TITLE, deck.seed, path)
+
+
+def request(values: Mapping[str, object]) -> Request:
+    return Request(values["size"], values["paper"], values["duplex"], values["back_offset"],  # type: ignore[arg-type]
+                   values["bleed"], values["safe"], values["margin"], str(values.get("layout", "sheets")))  # type: ignore[arg-type]
+
+
+def summary(printed: Printed) -> list[str]:
+    lines = [sheets.cards_line(printed.imposition, printed.size)]
+    tk = printed.tokens
+    lines.append(f"tokens.pdf: {plural(len(tk.pages), 'page')}, {plural(sum(len(p.fronts) for p in tk.pages), 'token')}"
+                 f" (level and structure), one-sided")
+    if "calibration.pdf" in printed.files:
+        lines.append(sheets.CALIBRATION_LINE)
+    return lines
+
+
+if TYPE_CHECKING:  # the type checker holds this module to the contract
+    from generators.contract import Paper as _Contract
+    from print import monolyth as _self
+
+    _conforms: _Contract = _self
