@@ -1,5 +1,5 @@
 """Monolyth in 3D: every piece of the pool, the singles, the player boards, the crystal
-marker and the level and structure tokens.
+marker and the level, structure and prophecy tokens.
 
 A piece is its cubes at the kit's ``pitch``, each cube ``clearance`` smaller than its cell
 (half on every side) and joined to its neighbours across the gap, so that pieces stacked on a
@@ -40,7 +40,7 @@ RIM = 4.0       #: a board wall's height above the floor
 TOKEN = 24.0    #: a token's diameter
 TOKEN_T = 3.0   #: a token's thickness
 CRYSTAL = 14.0  #: the crystal marker's width across its corners
-TOKEN_COLOURS = {"level": "#DCE3EA", "structure": "#E69F00"}
+TOKEN_COLOURS = {"level": "#DCE3EA", "structure": "#E69F00", "prophecy": "#56B4E9"}
 
 SINGLE = (threemf.Filament("first filament: the body", "#2E3A46"),
           threemf.Filament("second filament: above the letters' floor", "#DCE3EA"))
@@ -174,7 +174,8 @@ def pieces(deck: Deck, ph: Physical, players: int, progress: Callable[[str], Non
         out.append(kit.Piece(f"board-{b}", f"board {b} ({', '.join(edges)})", tuple(solids), 1,
                              change_at=FLOOR + RIM - ph.deboss_depth, group="boards"))
     progress("tokens")
-    for k, values in (("level", pool.level_tokens), ("structure", pool.structure_tokens)):
+    prophecy = tuple(p.value for p in deck.prophecies for _ in range(p.count))
+    for k, values in (("level", pool.level_tokens), ("structure", pool.structure_tokens), ("prophecy", prophecy)):
         for value, count in sorted({v: list(values).count(v) for v in values}.items()):
             parts = token_parts(value, ph)
             solids = tuple(kit.Solid(f"{k} {value} {key}", mesh(shape), "ink" if inlay else f"token-{k}", inlay)

@@ -6,8 +6,9 @@ per column (a blank column is free: any height), and the match rule in words (``
 at least these heights; ``equal``: exactly these where a number is given; whether the card
 may be turned). The card is laid out as data first (``layout``), then drawn.
 
-``cards.pdf`` holds the structure cards; ``tokens.pdf`` the level tokens and structure
-tokens as round paper tokens (their values from the pool), each printed on one side.
+``cards.pdf`` holds the structure cards; ``tokens.pdf`` the level, structure and prophecy
+tokens as round paper tokens (their values from the pool and the deck), each printed on one
+side.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ from print.common.sizes import CARDS, CardSize, Paper
 TITLE = "Monolyth"
 USES = frozenset({"size", "paper", "duplex", "layout", "back_offset", "bleed", "safe", "margin", "out"})
 FILES = (("cards.pdf", "the structure cards to print and cut"),
-         ("tokens.pdf", "the level and structure tokens"), ("calibration.pdf", "the duplex calibration sheet"))
+         ("tokens.pdf", "the level, structure and prophecy tokens"),
+         ("calibration.pdf", "the duplex calibration sheet"))
 
 AUTO = CardSize("poker", *CARDS["poker"])
 TOKEN = CardSize("token 24", 24.0, 24.0)
@@ -235,6 +237,7 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
     files = {"cards.pdf": doc.data()}
     tokens = [("level", v, "#DCE3EA") for v in deck.pool.level_tokens]
     tokens += [("structure", v, "#E69F00") for v in deck.pool.structure_tokens]
+    tokens += [("prophecy", p.value, "#56B4E9") for p in deck.prophecies for _ in range(p.count)]
     token_settings = Settings(request.paper, TOKEN, request.bleed, 0.0, settings.page_margin, "none")
     token_sheet = impose(len(tokens), token_settings)
     tdoc = Document(Meta(f"{title}: tokens", f"{TITLE}: {len(tokens)} tokens", TITLE), "none")
@@ -260,7 +263,7 @@ def summary(printed: Printed) -> list[str]:
     lines = [sheets.cards_line(printed.imposition, printed.size)]
     tk = printed.tokens
     lines.append(f"tokens.pdf: {plural(len(tk.pages), 'page')}, {plural(sum(len(p.fronts) for p in tk.pages), 'token')}"
-                 f" (level and structure), one-sided")
+                 f" (level, structure, prophecy), one-sided")
     if "calibration.pdf" in printed.files:
         lines.append(sheets.CALIBRATION_LINE)
     return lines

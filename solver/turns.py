@@ -141,15 +141,16 @@ def simulate_turns(kinds: Sequence[Kind], board: Board, target: Target, *, offer
     """The turns to ``target`` over ``runs`` seeded games in which each turn offers
     ``offer`` pieces drawn as in ``expected_turns`` and the player takes, greedily, the
     placement that adds the most cubes to the columns the target asks for (the lowest
-    first; a single of an offered colour when no piece fits): for targets with too many
-    height maps to solve exactly.
+    first, equal ones at random; a single of an offered colour when no piece fits): for
+    targets with too many height maps to solve exactly.
 
     Raises:
         ValueError: some game did not reach the target within ``MAX_TURNS`` turns.
     """
     k = _compile(kinds, board, target, singles)
     turns = _simulate(runs, seed % (1 << 31), k.limits, k.goal, k.contain, k.cols, k.bases, k.adds, k.kind, k.size,
-                      k.starts, k.ends, k.probs, k.colour_of, k.kinds, singles, offer, MAX_TURNS)
+                      k.starts, k.ends, k.probs, k.colour_of, k.kinds, singles, offer, MAX_TURNS,
+                      np.zeros((1, 1, 1), dtype=np.int8), False, np.zeros(board.columns, dtype=np.bool_), -1, 0.0)
     if (turns >= MAX_TURNS).any():
         raise ValueError(f"a simulated game did not reach the target within {MAX_TURNS} turns")
     mean = float(turns.mean())
@@ -161,7 +162,8 @@ def simulate_turns(kinds: Sequence[Kind], board: Board, target: Target, *, offer
 def _simulate(runs: int, seed: int, limits: np.ndarray, goal: np.ndarray, contain: bool, cols: np.ndarray,
               bases: np.ndarray, adds: np.ndarray, kind: np.ndarray, size: np.ndarray, starts: np.ndarray,
               ends: np.ndarray, probs: np.ndarray, colour_of: np.ndarray, kinds: int, singles: bool, offer: int,
-              max_turns: int) -> np.ndarray:  # pragma: no cover - compiled
+              max_turns: int, painted: np.ndarray, record: bool, wall: np.ndarray, steer: int,
+              weight: float) -> np.ndarray:  # pragma: no cover - compiled
     np.random.seed(seed)
     ncol = limits.shape[0]
     cumulative = np.cumsum(probs)
@@ -194,8 +196,9 @@ def _simulate(runs: int, seed: int, limits: np.ndarray, goal: np.ndarray, contai
                 offered[j] = True
                 colour_ok[colour_of[j]] = True
             best = -1
-            best_size = 0
+            best_value = 0.0
             best_base = 1 << 30
+            ties = 0
             for c in range(ncol):
                 b = h[c]
                 for row in range(starts[c, b], ends[c, b]):
@@ -213,13 +216,37 @@ def _simulate(runs: int, seed: int, limits: np.ndarray, goal: np.ndarray, contai
                         if h[cc] != bases[row, j]:
                             ok = False
                             break
-                    if ok and (size[row] > best_size or (size[row] == best_size and b < best_base)):
-                        best, best_size, best_base = row, size[row], b
+                    if not ok or size[row] == 0:
+                        continue
+                    value = float(size[row])
+                    if steer >= 0:  # a prophecy: cubes of its colour on its wall count more, others less
+                        on_wall = 0
+                        for j in range(cols.shape[1]):
+                            cc = cols[row, j]
+                            if cc < 0:
+                                break
+                            if wall[cc]:
+                                on_wall += adds[row, j]
+                        colour = colour_of[k] if k < kinds else k - kinds
+                        value += weight * on_wall * (1.0 if colour == steer else -1.0)
+                        if value <= 0.0:  # the last resort: the monolith must be finished
+                            value = 0.001 * size[row]
+                    if value > best_value + 1e-9 or (abs(value - best_value) <= 1e-9 and b < best_base):
+                        best, best_value, best_base, ties = row, value, b, 1
+                    elif abs(value - best_value) <= 1e-9 and b == best_base and best_value > 0:
+                        ties += 1  # an equal choice: each of the tied ones equally likely
+                        if np.random.random() * ties < 1.0:
+                            best = row
             if best >= 0:
+                k = kind[best]
+                paint = colour_of[k] if k < kinds else k - kinds
                 for j in range(cols.shape[1]):
                     cc = cols[best, j]
                     if cc < 0:
                         break
+                    if record:
+                        for z in range(h[cc], h[cc] + adds[best, j]):
+                            painted[run, cc, z] = paint
                     h[cc] += adds[best, j]
         out[run] = turns
     return out
@@ -290,3 +317,52 @@ def _dp(states: int, limits: np.ndarray, strides: np.ndarray, goal: np.ndarray, 
         else:
             value[idx] = (1.0 + total) / (1.0 - stuck)
     return value
+
+
+#: How much a cube of the prophecy's colour on its wall outweighs a cube elsewhere (and a cube
+#: of another colour there counts against), for the player who made the prophecy.
+STEER = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class Wall:
+    """A prophecy's wall over seeded games: ``counts[game]`` squares of its colour on it."""
+
+    counts: np.ndarray
+    squares: int
+
+    def chance(self, at_least: int) -> tuple[float, float]:
+        """The share of games whose wall shows at least ``at_least`` squares of the colour,
+        and its standard error."""
+        hits = (self.counts >= at_least).astype(np.float64)
+        runs = hits.shape[0]
+        error = float(np.sqrt(hits.mean() * (1 - hits.mean()) / (runs - 1))) if runs > 1 else 0.0
+        return float(hits.mean()), error
+
+
+def simulate_wall(kinds: Sequence[Kind], board: Board, colour: str, *, offer: int = 4, runs: int = 2000,
+                  seed: int = 0, singles: bool = True, steer: float = STEER) -> Wall:
+    """Play ``runs`` seeded games to the complete monolith (every column at the height
+    limit) as ``simulate_turns`` plays them, the pieces keeping their colours, by a player who
+    has prophesied ``colour`` on the north wall: a placement's cubes of that colour on that
+    wall count ``steer`` more each, and cubes of other colours there ``steer`` less (still
+    placed when nothing else fits, so the monolith is finished); count the wall's squares
+    of the colour.
+
+    Raises:
+        ValueError: some game did not finish within ``MAX_TURNS`` turns.
+    """
+    target = Target((board.height,) * board.columns, (), CONTAIN)
+    k = _compile(kinds, board, target, singles)
+    colours = sorted({kd.colour for kd in kinds})
+    painted = np.full((runs, board.columns, board.height), -1, dtype=np.int8)
+    wall = np.zeros(board.columns, dtype=np.bool_)
+    north = [board.column(x, 0) for x in range(board.width)]
+    wall[north] = True
+    turns = _simulate(runs, seed % (1 << 31), k.limits, k.goal, k.contain, k.cols, k.bases, k.adds, k.kind, k.size,
+                      k.starts, k.ends, k.probs, k.colour_of, k.kinds, singles, offer, MAX_TURNS, painted, True,
+                      wall, colours.index(colour), steer)
+    if (turns >= MAX_TURNS).any():
+        raise ValueError(f"a simulated game did not finish the monolith within {MAX_TURNS} turns")
+    counts = (painted[:, north, :].reshape(runs, -1) == colours.index(colour)).sum(axis=1)
+    return Wall(counts, len(north) * board.height)

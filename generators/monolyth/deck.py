@@ -12,7 +12,9 @@ Nouns:
            heights), whether a card may be turned, and the record of how they were made.
 
 The file's fields, in order: ``format``, ``game``, ``seed``, ``parameters``, ``versions``,
-``height``, ``rule``, ``turn``, ``pool``, ``cards``. A hand-written structure list needs only
+``height``, ``rule``, ``turn``, ``pool``, ``prophecies`` (the box's prophecy tokens: each
+value, how many, and its chance of coming true, ``generators.monolyth.prophecy``),
+``cards``. A hand-written structure list needs only
 ``format``, ``game`` and ``cards`` with a ``target`` each (the height is 3, the rule
 ``contain``, turning allowed and the pool ours unless the file says otherwise).
 """
@@ -29,6 +31,7 @@ from generators.common.deckfile import FORMAT, DeckError
 from generators.common.errors import RequestError
 from generators.common.files import write_atomic
 from generators.monolyth.pool import DEFAULT, SIDE, Pool, pool_from
+from generators.monolyth.prophecy import Prophecy
 from generators.monolyth.structure import rows_of, target_from
 from solver.heightmap import CONTAIN, Board, Step, Target
 
@@ -77,6 +80,7 @@ class Deck:
     parameters: Mapping[str, Any] = field(default_factory=dict)
     versions: Mapping[str, str] = field(default_factory=dict)
     pool_listed: bool = True
+    prophecies: tuple[Prophecy, ...] = ()
 
     @property
     def board(self) -> Board:
@@ -96,6 +100,9 @@ class Deck:
         out["turn"] = self.turn
         if self.pool_listed:
             out["pool"] = self.pool.as_json()
+        if self.prophecies:
+            out["prophecies"] = [{"value": p.value, "count": p.count, "chance": p.chance, "error": p.error,
+                                  "low": p.low, "high": p.high} for p in self.prophecies]
         out["cards"] = [c.as_json(self.board) for c in self.cards]
         return out
 
@@ -151,8 +158,10 @@ def deck_from_json(data: Any, source: str = "<deck>") -> Deck:
                           raw.get("singles"), witness))
     if problems:
         raise DeckError(f"{source}: " + deckfile.summarise(problems, 14))
+    prophecies = tuple(Prophecy(p["value"], p["count"], p["chance"], p["error"], p["low"], p["high"])
+                       for p in data.get("prophecies", ()))
     return Deck(tuple(cards), pool, height, rule, data.get("turn", True), data.get("seed"),
-                data.get("parameters", {}), data.get("versions", {}), "pool" in data)
+                data.get("parameters", {}), data.get("versions", {}), "pool" in data, prophecies)
 
 
 def read_deck(path: str | Path) -> Deck:

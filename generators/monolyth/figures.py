@@ -54,7 +54,20 @@ def summary(deck: Deck, check: DeckCheck, spec: Any = None) -> list[Figure]:
                             f"{plural(sum(n for _, n in pool.singles), 'single')}; level tokens "
                             f"{', '.join(map(str, pool.level_tokens))}; structure tokens "
                             f"{', '.join(map(str, pool.structure_tokens))}"))
-    return out
+    return out + prophecy_table(deck)
+
+
+def prophecy_table(deck: Deck) -> list[Figure]:
+    """The prophecy tokens: value, count, chance (with its error and range over colours), and
+    the expected score of one token and of all of that value."""
+    if not deck.prophecies:
+        return []
+    rows = tuple((str(p.value), str(p.count), f"{p.chance:.1%} +- {p.error:.1%}", f"{p.low:.1%}-{p.high:.1%}",
+                  f"{p.expected:.2f}", f"{p.expected * p.count:.2f}") for p in deck.prophecies)
+    return [Fact("prophecy tokens", f"{sum(p.count for p in deck.prophecies)} tokens; chance: the share of "
+                                    f"finished walls showing at least the value's squares of the side's colour "
+                                    f"for a player who made the prophecy"),
+            Table(("value", "tokens", "chance", "by colour", "expected score", "all tokens"), rows, ">>>>>>")]
 
 
 def card_table(deck: Deck, check: DeckCheck) -> Table:

@@ -13,6 +13,7 @@
    player (the seed comes from the structure, so the verifier plays the same games).
 4. Choice. The candidates sorted by difficulty are cut into tiers by their thirds; each tier
    gets its share of cards (``--difficulty``), spread evenly across it.
+5. Prophecies. The box's prophecy tokens with their chances (``prophecy``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from generators.common.errors import Shortfall
 from generators.common.pool import Pool as Workers
 from generators.monolyth.deck import EXACT, SIMULATED, Card, Deck
 from generators.monolyth.pool import Pool
+from generators.monolyth.prophecy import prophecies
 from generators.monolyth.spec import Spec
 from generators.monolyth.structure import canonical, rows_of, symmetries
 from solver.heightmap import SINGLE, Board, Kind, Step, Target, build
@@ -236,4 +238,7 @@ def generate(spec: Spec, progress: Callable[[int, int], None] | None = None) -> 
                   for n, c in enumerate(ordered, start=1))
     parameters = spec.parameters()
     parameters["tier_bounds"] = [bounds[0], bounds[1]]
-    return Deck(cards, spec.pool, spec.height, spec.rule, spec.turn, spec.seed, parameters, deckfile.versions())
+    tokens = (prophecies(spec.pool, spec.height, spec.prophecies, spec.pool.prophecy_tokens)
+              if spec.prophecies or spec.pool.prophecy_tokens else ())
+    return Deck(cards, spec.pool, spec.height, spec.rule, spec.turn, spec.seed, parameters, deckfile.versions(),
+                True, tokens)

@@ -7,7 +7,8 @@ straight and two bent triominoes, and one each of the five flat tetrominoes (I, 
 50 pieces in the bag, and six singles of each colour (80 pieces in all); five boards, each
 with its four edges in a different four of the colours (each board leaves one out); 14
 level tokens and 4 structure tokens with values of ours. A designer's own comes from TOML
-(``read_pool``; see the README).
+(``read_pool``; see the README), with prophecy token values of their own if they like (else
+the generator shares the box's prophecy tokens out by their chances).
 
 Nouns:
     Pool    the title, the pieces (``solver.heightmap.Kind``: name, cells, colour, count),
@@ -54,6 +55,7 @@ class Pool:
     boards: tuple[tuple[str, str, str, str], ...]
     level_tokens: tuple[int, ...]
     structure_tokens: tuple[int, ...]
+    prophecy_tokens: tuple[int, ...] = ()  # a designer's own values (else shared out by chance)
 
     @property
     def colour_names(self) -> tuple[str, ...]:
@@ -78,6 +80,7 @@ class Pool:
             "boards": [list(b) for b in self.boards],
             "level_tokens": list(self.level_tokens),
             "structure_tokens": list(self.structure_tokens),
+            **({"prophecy_tokens": list(self.prophecy_tokens)} if self.prophecy_tokens else {}),
         }
 
 
@@ -101,7 +104,7 @@ def pool_from(data: Mapping[str, Any], source: str, board: Board | None = None) 
     """
     board = board or Board(SIDE, SIDE, 4)
     problems: list[str] = []
-    known = {"title", "colours", "pieces", "singles", "boards", "level_tokens", "structure_tokens"}
+    known = {"title", "colours", "pieces", "singles", "boards", "level_tokens", "structure_tokens", "prophecy_tokens"}
     problems += [f"{source}: {k}: not a pool field (expected {', '.join(sorted(known))})"
                  for k in sorted(set(data) - known)]
     title = data.get("title", Path(source).stem)
@@ -127,9 +130,11 @@ def pool_from(data: Mapping[str, Any], source: str, board: Board | None = None) 
     level = _tokens(data.get("level_tokens", DEFAULT.level_tokens), f"{source}: level_tokens", problems)
     structure = _tokens(data.get("structure_tokens", DEFAULT.structure_tokens), f"{source}: structure_tokens",
                         problems)
+    prophecy = (_tokens(data["prophecy_tokens"], f"{source}: prophecy_tokens", problems)
+                if "prophecy_tokens" in data else ())
     if problems:
         raise RequestError(problems)
-    return Pool(title.strip(), pieces, singles, tuple(colours), boards, level, structure)
+    return Pool(title.strip(), pieces, singles, tuple(colours), boards, level, structure, tuple(sorted(prophecy)))
 
 
 def _pieces(raw: Any, source: str, colours: Sequence[str], board: Board, problems: list[str]) -> tuple[Kind, ...]:

@@ -61,6 +61,8 @@ OPTIONS: tuple[Option, ...] = (
     switch("turn", True, "whether a build may match a card turned or mirrored (printed on every card)"),
     Option("difficulty", _difficulty, "thirds", "cards per tier: `any`, `thirds`, `ramp` (3:2:1), `easy`, `medium`, "
            "`hard`, or weights such as `easy:2,medium:2,hard:1`", metavar="TARGET"),
+    whole("prophecies", 20, "prophecy tokens in the box, their values shared out so that each value's tokens are "
+          "worth the same expected points (0: none; a pool's own prophecy_tokens win)", low=0, high=200),
     SEED,
     whole("attempts", None, "candidate structures to try before choosing the deck", low=1, high=100_000,
           default_text=f"{PER_CARD} per card"),
@@ -79,6 +81,7 @@ class Spec:
     rule: str = CONTAIN
     turn: bool = True
     difficulty: dict[Tier, int] | None = None
+    prophecies: int = 20
     seed: int = 0
     attempts: int | None = None
     workers: int = 1
@@ -89,7 +92,7 @@ class Spec:
 
         workers = values["workers"] if values["workers"] is not None else default_workers()
         return cls(values["pool"], values["cards"], values["height"], values["rule"], values["turn"],
-                   values["difficulty"], values["seed"], values["attempts"], workers)
+                   values["difficulty"], values["prophecies"], values["seed"], values["attempts"], workers)
 
     @property
     def board(self) -> Board:
@@ -105,6 +108,11 @@ class Spec:
             out.append(f"attempts: {self.budget} candidates cannot make {self.cards} cards")
         if self.workers < 1:
             out.append(f"workers: expected at least 1, got {self.workers}")
+        squares = SIDE * self.height
+        for v in sorted(set(self.pool.prophecy_tokens)):
+            if v > squares:
+                out.append(f"pool: prophecy_tokens: {v} is more than the {squares} squares a side of a "
+                           f"{SIDE}x{SIDE}x{self.height} monolith shows")
         if self.pool.cubes < SIDE * SIDE * self.height:
             out.append(f"pool: {self.pool.title} holds {self.pool.cubes} cubes, fewer than the "
                        f"{SIDE}x{SIDE}x{self.height} monolith's {SIDE * SIDE * self.height}")

@@ -8,7 +8,8 @@ reached under the deck's rule); a card without a build (a hand-written list) get
 the search, or is reported unbuildable (or unknown, when the search budget ran out). Its
 difficulty is measured again by the method the card records (the generator's rule when it
 records none) and must agree with the stored value. The deck rules: unique ids, no two
-cards alike (up to turning when the deck allows it), and the recorded parameters.
+cards alike (up to turning when the deck allows it), the recorded parameters, and the
+prophecy tokens' chances (measured again) and counts.
 """
 
 from __future__ import annotations
@@ -136,6 +137,39 @@ def rule_problems(deck: Deck) -> list[str]:
     return out
 
 
+def prophecy_problems(deck: Deck) -> list[str]:
+    """The prophecy tokens' chances measured again, and their counts: the pool's own values,
+    or the shares ``prophecy.shares`` gives for the recorded number of tokens."""
+    from generators.monolyth.prophecy import chances, shares, values
+
+    if not deck.prophecies:
+        return []
+    out = []
+    allowed = set(values(deck.height))
+    measured = chances(deck.pool, deck.height)
+    for p in deck.prophecies:
+        if p.value not in allowed:
+            out.append(f"prophecies: a token of {p.value}, outside {min(allowed)}-{max(allowed)} (a side shows "
+                       f"{max(allowed)} squares)")
+            continue
+        again = measured[p.value]
+        stored = (p.chance, p.error, p.low, p.high)
+        if any(abs(a - b) > 1e-4 + 1e-9 for a, b in zip(stored, again)):
+            out.append(f"prophecies: value {p.value}: stored chance {p.chance} (error {p.error}, {p.low}-{p.high}), "
+                       f"measured {again[0]} (error {again[1]}, {again[2]}-{again[3]})")
+    counted = {p.value: p.count for p in deck.prophecies}
+    if deck.pool.prophecy_tokens:
+        want = {v: list(deck.pool.prophecy_tokens).count(v) for v in set(deck.pool.prophecy_tokens)}
+    else:
+        want = shares(measured, sum(counted.values()))
+    if counted != want:
+        out.append(f"prophecies: counts {counted}, but the chances share {sum(counted.values())} tokens as {want}")
+    recorded = deck.parameters.get("prophecies")
+    if isinstance(recorded, int) and not deck.pool.prophecy_tokens and recorded != sum(counted.values()):
+        out.append(f"parameters.prophecies: {recorded}, but the deck has {sum(counted.values())} prophecy tokens")
+    return out
+
+
 def bounds_of(deck: Deck) -> tuple[float, float] | None:
     raw = deck.parameters.get("tier_bounds")
     if isinstance(raw, list) and len(raw) == 2:
@@ -160,7 +194,7 @@ def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck
         cut = grading.quantile_bounds(values)
         bounds, scale = (cut[0], cut[1]), "the thirds of these structures"
         checks = [_tiered(k, bounds) for k in checks]
-    return DeckCheck(tuple(checks), tuple(rule_problems(deck)), bounds, scale)
+    return DeckCheck(tuple(checks), tuple(rule_problems(deck) + prophecy_problems(deck)), bounds, scale)
 
 
 def _tiered(k: CardCheck, bounds: tuple[float, float]) -> CardCheck:

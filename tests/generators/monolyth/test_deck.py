@@ -100,8 +100,8 @@ def test_the_same_seed_gives_the_same_deck(deck: Deck) -> None:
 
 def _with_card(deck: Deck, card: Card) -> Deck:
     """The deck with only ``card`` (and no recorded card count): quick to verify."""
-    params = {k: v for k, v in deck.parameters.items() if k != "cards"}
-    return replace(deck, cards=(card,), parameters=params)
+    params = {k: v for k, v in deck.parameters.items() if k not in ("cards", "prophecies")}
+    return replace(deck, cards=(card,), parameters=params, prophecies=())
 
 
 def test_the_verifier_names_each_fault(deck: Deck) -> None:
@@ -155,3 +155,28 @@ def test_show_draws_the_target_and_every_step(deck: Deck, deck_check) -> None:  
     assert all(f.title.startswith(f"step {n}:") for n, f in enumerate(steps, start=1))
     facts = summary(deck, deck_check)
     assert any(f.label == "match rule" for f in facts if hasattr(f, "label"))
+
+
+def test_prophecies_are_priced_by_their_chances_and_checked(deck: Deck, deck_check) -> None:  # type: ignore[no-untyped-def]
+    from generators.monolyth.prophecy import shares
+
+    tokens = deck.prophecies
+    assert sum(p.count for p in tokens) == 20 and [p.value for p in tokens] == list(range(4, 13))
+    chances = [p.chance for p in tokens]
+    assert chances == sorted(chances, reverse=True) and all(0 < p.low <= p.chance <= p.high <= 1 for p in tokens)
+    # each value's tokens are worth about the same expected points: no value's total is twice another's
+    totals = [p.expected * p.count for p in tokens]
+    assert max(totals) < 2 * min(totals)
+    assert shares({p.value: (p.chance, p.error, p.low, p.high) for p in tokens}, 20) == {p.value: p.count
+                                                                                      for p in tokens}
+    assert deck_check.ok
+    wrong = replace(deck, prophecies=(replace(tokens[0], chance=0.5), *tokens[1:]), cards=deck.cards)
+    problems = verify_deck(wrong).problems
+    assert any("prophecies: value 4: stored chance 0.5" in p for p in problems)
+
+
+def test_a_designers_prophecy_values_must_fit_the_wall() -> None:
+    data = {**DEFAULT.as_json(), "prophecy_tokens": [4, 8, 13]}
+    pool = pool_from(data, "mine.toml")
+    assert any("prophecy_tokens: 13 is more than the 12 squares" in p for p in Spec(pool=pool).problems())
+    assert not any("prophecy_tokens" in p for p in Spec(pool=pool, height=4).problems())
