@@ -16,6 +16,9 @@ Nouns:
     Match      the running KS distance between a generated sample and the reference, for
                local search: what a swap of one value for another would make it.
 
+``bound_ks`` puts the exact KS distance into a CP-SAT choice of items, for games that choose
+their cards with a model.
+
 The distance is the two-sample Kolmogorov-Smirnov distance (``grading.ks_distance``); a
 matched deck aims at ``AIM``.
 """
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -139,6 +143,28 @@ class Match:
         self._gap[lo:hi] += step
 
 
+def bound_ks(model: Any, chosen: Sequence[Any], values: Sequence[float], reference: Sequence[float], cards: int,
+             weight: int) -> list[Any]:
+    """Add the KS distance between the chosen items' values and ``reference`` to a CP-SAT
+    ``model`` (``chosen[i]`` the Boolean of an item with ``values[i]``, ``cards`` of them
+    chosen), exactly: between two reference values the reference's distribution function is
+    flat and the sample's rises, so the largest gap lies at a reference value or just below
+    one; the model bounds the gap at both for every value. Returns the cost terms: a gap of
+    one item's worth past ``AIM`` costs ``10 * weight``, within it ``weight / 4``."""
+    n, m = cards, len(reference)
+    gap = model.new_int_var(0, n * m, "ks_gap")  # in units of 1 / (n * m): |m * C(t) - n * R(t)| <= gap
+    theirs = sorted(reference)
+    for v in sorted(set(theirs)):
+        for below in (False, True):
+            mine = [x for x, d in zip(chosen, values) if (d < v if below else d <= v)]
+            r = sum(d < v if below else d <= v for d in theirs)
+            model.add(m * sum(mine) - n * r <= gap)
+            model.add(n * r - m * sum(mine) <= gap)
+    past = model.new_int_var(0, n * m, "ks_past")
+    model.add(past >= gap - math.floor(AIM * n * m))
+    return [past * (10 * weight // m + 1), gap * (weight // (4 * m) + 1)]
+
+
 def read_reference(value: Any, label: str, read_deck: Callable[[str], D]) -> D:
     """The deck a ``--like`` option names, read by the game's ``read_deck``.
 
@@ -194,7 +220,7 @@ def class_table(name: str, mine: Sequence[str], theirs: Sequence[str],
 
 
 def natural(label: str) -> tuple[Any, ...]:
-    """Labels in their natural order: numbers by value (``2`` < ``10``), ``2x1`` by its
-    parts, words by the alphabet."""
-    parts = label.replace("x", " x ").split()
+    """Labels in their natural order: numbers by value (``2`` < ``10``), ``2x1`` and ``9-16``
+    by their parts, words by the alphabet."""
+    parts = re.findall(r"\d+|\D+", label)
     return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in parts)

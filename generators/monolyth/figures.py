@@ -54,7 +54,22 @@ def summary(deck: Deck, check: DeckCheck, spec: Any = None) -> list[Figure]:
                             f"{plural(sum(n for _, n in pool.singles), 'single')}; level tokens "
                             f"{', '.join(map(str, pool.level_tokens))}; structure tokens "
                             f"{', '.join(map(str, pool.structure_tokens))}"))
+    reference = getattr(spec, "like", None)
+    if reference is not None and values:
+        out.extend(likeness(deck, check, reference))
     return out + prophecy_table(deck)
+
+
+def likeness(deck: Deck, check: DeckCheck, reference: Any) -> list[Figure]:
+    """How a deck made ``--like`` a reference compares with it (``generators.common.like``)."""
+    from generators.common.like import Profile, comparison, natural
+    from generators.monolyth.reference import CUBES, cubes_band
+
+    rated = [(c, k.difficulty) for c, k in zip(deck.cards, check.cards) if k.difficulty is not None]
+    mine = Profile(tuple(d for _, d in rated if d is not None), {CUBES: tuple(cubes_band(c.target.heights)
+                                                                                for c, _ in rated)})
+    return comparison(mine, reference.profile, reference.source, unit="turns", items="cards",
+                      orders={CUBES: natural})
 
 
 def prophecy_table(deck: Deck) -> list[Figure]:

@@ -13,6 +13,9 @@
    player (the seed comes from the structure, so the verifier plays the same games).
 4. Choice. The candidates sorted by difficulty are cut into tiers by their thirds; each tier
    gets its share of cards (``--difficulty``), spread evenly across it.
+   Made ``--like`` a reference deck: one CP-SAT model picks the cards whose cubes per
+   structure follow the reference's and whose difficulties come as near its distribution
+   as the pool allows (``choose_like``); no reference structure repeats.
 5. Prophecies. The box's prophecy tokens with their chances (``prophecy``).
 """
 
@@ -23,6 +26,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from generators.common import deckfile, grading
 from generators.common.errors import Shortfall
@@ -207,6 +211,44 @@ def choose(spec: Spec, pool: Sequence[Candidate]) -> tuple[list[Candidate], tupl
     return chosen, (low, high)
 
 
+def choose_like(spec: Spec, pool: Sequence[Candidate]) -> list[Candidate]:
+    """The cards of a deck like ``spec.like``, by CP-SAT: the reference's cubes per structure
+    (in bands) scaled to the deck and the KS distance between the difficulties as small as
+    the pool allows (``generators.common.like.bound_ks``)."""
+    from ortools.sat.python import cp_model
+
+    from generators.common.like import bound_ks, natural
+    from generators.monolyth.reference import CUBES, cubes_band
+
+    reference = spec.like
+    assert reference is not None  # only called for a --like request
+    ranked = sorted(pool, key=lambda c: (c.difficulty, c.index))
+    model = cp_model.CpModel()
+    x = [model.new_bool_var(f"c{c.index}") for c in ranked]
+    model.add(sum(x) == spec.cards)
+    cost: list[Any] = []
+    for band, n in reference.profile.class_targets(CUBES, spec.cards, natural).items():
+        off = model.new_int_var(0, spec.cards, f"b{band}")
+        members = [v for v, c in zip(x, ranked) if cubes_band(c.target.heights) == band]
+        model.add(sum(members) - n <= off)
+        model.add(n - sum(members) <= off)
+        cost.append(OFF_CLASS * off)
+    cost += bound_ks(model, x, [c.difficulty for c in ranked], reference.difficulties, spec.cards, OFF_CLASS)
+    model.minimize(sum(cost))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = spec.seed % (1 << 31)
+    solver.parameters.max_deterministic_time = 1.0
+    if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):  # pragma: no cover - always feasible
+        return ranked[:spec.cards]
+    return [c for v, c in zip(x, ranked) if solver.value(v)]
+
+
+#: A card off the reference's cubes per structure costs this much (a card's worth of KS gap
+#: past the aim costs ten times as much).
+OFF_CLASS = 1_000_000
+
+
 def generate(spec: Spec, progress: Callable[[int, int], None] | None = None) -> Deck:
     """Make the deck ``spec`` asks for (see the module docstring).
 
@@ -216,8 +258,11 @@ def generate(spec: Spec, progress: Callable[[int, int], None] | None = None) -> 
     """
     spec.checked()
     seen: dict[tuple[int | None, ...], int] = {}
+    taken = spec.like.keys if spec.like is not None else frozenset()
     for i in range(spec.budget):
         _, heights = draw(spec, i)
+        if canonical(heights, spec.board, True) in taken:  # no reference structure repeats, turned or not
+            continue
         seen.setdefault(canonical(heights, spec.board, spec.turn), i)
     fresh = sorted(seen.values())
     pool: list[Candidate] = []
@@ -233,6 +278,8 @@ def generate(spec: Spec, progress: Callable[[int, int], None] | None = None) -> 
                         f"{len(pool)} distinct buildable structures; raise attempts or ask for fewer cards",
                         len(pool), spec.cards)
     chosen, bounds = choose(spec, pool)
+    if spec.like is not None:
+        chosen = choose_like(spec, pool)
     ordered = sorted(chosen, key=lambda c: (c.difficulty, c.index))
     cards = tuple(Card(n, c.target, c.difficulty, c.method, c.error, c.singles, c.steps)
                   for n, c in enumerate(ordered, start=1))

@@ -43,6 +43,12 @@ def _height(value: Any, label: str) -> int:
     return height
 
 
+def _like(value: Any, label: str) -> Any:
+    from generators.monolyth.reference import read_reference
+
+    return read_reference(value, label)
+
+
 def _difficulty(value: Any, label: str) -> dict[Tier, int] | None:
     if value is None:
         return None
@@ -65,8 +71,11 @@ OPTIONS: tuple[Option, ...] = (
           "worth the same expected points (0: none; a pool's own prophecy_tokens win)", low=0, high=200),
     SEED,
     whole("attempts", None, "candidate structures to try before choosing the deck", low=1, high=100_000,
-          default_text=f"{PER_CARD} per card"),
+          default_text=f"{PER_CARD} per card ({2 * PER_CARD} with --like)"),
     WORKERS,
+    Option("like", lambda v, n: _like(v, n), None, "make cards like this deck's: its height, rule, turning and pool "
+           "become the defaults, the cards follow its difficulty distribution and cubes per structure, and none of "
+           "its structures repeats", metavar="DECK.json", default_text="none", path=True),
     output(DEFAULT_OUT, DECK_NAME),
 )
 
@@ -85,14 +94,23 @@ class Spec:
     seed: int = 0
     attempts: int | None = None
     workers: int = 1
+    like: Any = None  # a generators.monolyth.reference.Reference
 
     @classmethod
     def from_values(cls, values: Mapping[str, Any], given: frozenset[str] = frozenset()) -> Spec:
         from generators.common.pool import default_workers
 
         workers = values["workers"] if values["workers"] is not None else default_workers()
-        return cls(values["pool"], values["cards"], values["height"], values["rule"], values["turn"],
-                   values["difficulty"], values["prophecies"], values["seed"], values["attempts"], workers)
+        rest = {name: values[name] for name in ("pool", "height", "rule", "turn", "difficulty")}
+        like = values.get("like")
+        if like is not None:  # the reference's height, rule, turning and pool, unless asked otherwise
+            for name in ("pool", "height", "rule", "turn"):
+                if name not in given:
+                    rest[name] = getattr(like, name)
+            if "difficulty" not in given:
+                rest["difficulty"] = None
+        return cls(rest["pool"], values["cards"], rest["height"], rest["rule"], rest["turn"], rest["difficulty"],
+                   values["prophecies"], values["seed"], values["attempts"], workers, like)
 
     @property
     def board(self) -> Board:
@@ -100,7 +118,9 @@ class Spec:
 
     @property
     def budget(self) -> int:
-        return self.attempts if self.attempts is not None else PER_CARD * self.cards
+        if self.attempts is not None:
+            return self.attempts
+        return PER_CARD * self.cards * (2 if self.like is not None else 1)
 
     def problems(self) -> list[str]:
         out = []
@@ -124,5 +144,6 @@ class Spec:
 
     def parameters(self) -> dict[str, Any]:
         shown = {"pool": self.pool.title, "attempts": self.budget,
-                 "difficulty": grading.target_text(self.difficulty)}
+                 "difficulty": grading.target_text(self.difficulty),
+                 "like": self.like.source if self.like is not None else None}
         return recorded(OPTIONS, {o.name: shown.get(o.name, getattr(self, o.name, None)) for o in OPTIONS})

@@ -26,7 +26,6 @@
 
 from __future__ import annotations
 
-import math
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -302,12 +301,9 @@ def choose_like(spec: Spec, pool: Sequence[Candidate]) -> list[Candidate]:
     """The cards of a deck like ``spec.like``, by CP-SAT: the reference's window shapes and
     stones per pattern scaled to the deck, the KS distance between the cards' difficulties
     and the reference's as small as the pool allows (each unit past ``AIM`` weighing most),
-    and face use in proportion to the tiles.
-
-    The distance is exact in the model: between two reference values the reference's
-    distribution function is flat and the deck's rises, so the largest gap lies at a
-    reference value or just below one; the model bounds the gap at both for every value."""
-    from generators.common.like import AIM, natural
+    and face use in proportion to the tiles. The distance is exact in the model
+    (``generators.common.like.bound_ks``)."""
+    from generators.common.like import bound_ks, natural
     from generators.shifting_stones.reference import STONES, WINDOW, window_of
 
     reference = spec.like
@@ -319,23 +315,9 @@ def choose_like(spec: Spec, pool: Sequence[Candidate]) -> list[Candidate]:
         choice.count([window_of(c.pattern) == window for c in ranked], n, OFF_SHAPE, f"w{window}")
     for k, n in profile.class_targets(STONES, spec.cards, natural).items():
         choice.count([str(c.pattern.stones) == k for c in ranked], n, OFF_SHAPE, f"s{k}")
-    # the gap in units of 1 / (cards * reference cards): |m * C(t) - n * R(t)| <= gap
-    n, m = spec.cards, len(reference.difficulties)
-    model = choice.model
-    gap = model.new_int_var(0, n * m, "gap")
-    theirs = sorted(reference.difficulties)
-    for v in sorted(set(theirs)):
-        for below in (False, True):
-            mine = [x for x, c in zip(choice.x, ranked)
-                    if (c.measure.difficulty < v if below else c.measure.difficulty <= v)]
-            r = sum(d < v if below else d <= v for d in theirs)
-            model.add(m * sum(mine) - n * r <= gap)
-            model.add(n * r - m * sum(mine) <= gap)
-    past = model.new_int_var(0, n * m, "past")
-    model.add(past >= gap - math.floor(AIM * n * m))
-    # a card's worth of gap (m units) past the aim outweighs a missed shape; within it, a little less
-    choice.cost.append(past * (10 * OFF_SHAPE // m + 1))
-    choice.cost.append(gap * (OFF_SHAPE // (4 * m) + 1))
+    # a card's worth of gap past the aim outweighs a missed shape; within it, a little less
+    choice.cost.extend(bound_ks(choice.model, choice.x, [c.measure.difficulty for c in ranked],
+                                reference.difficulties, spec.cards, OFF_SHAPE))
     choice.faces(round(sum(profile.class_targets(STONES, spec.cards).get(str(k), 0) * k for k in range(1, 10))))
     return choice.solve() or choose(spec, pool)
 

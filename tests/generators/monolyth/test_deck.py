@@ -180,3 +180,25 @@ def test_a_designers_prophecy_values_must_fit_the_wall() -> None:
     pool = pool_from(data, "mine.toml")
     assert any("prophecy_tokens: 13 is more than the 12 squares" in p for p in Spec(pool=pool).problems())
     assert not any("prophecy_tokens" in p for p in Spec(pool=pool, height=4).problems())
+
+
+def test_a_deck_like_a_designers_structures() -> None:
+    from generators.common.grading import ks_distance
+    from generators.common.options import resolve
+    from generators.monolyth.reference import cubes_band, read_reference
+    from generators.monolyth.spec import OPTIONS
+
+    source = str(Path(__file__).parents[3] / "examples" / "monolyth-structures.json")
+    reference = read_reference(source, "--like")
+    assert len(reference.difficulties) == 8 and reference.cubes[0] == "9-16"
+    values = resolve(OPTIONS, {"like": reference, "cards": "4", "attempts": "30", "prophecies": "0", "workers": "1"})
+    spec = Spec.from_values(values.values, values.given)
+    assert spec.difficulty is None and spec.height == 3 and spec.parameters()["like"] == source
+    deck = gen.generate(spec)
+    mine = [c.difficulty or 0.0 for c in deck.cards]
+    # four cards against eight: the distribution functions cannot come closer than an eighth
+    assert ks_distance(mine, reference.difficulties) <= 0.25
+    assert not {canonical(c.target.heights, deck.board, True) for c in deck.cards} & reference.keys
+    assert all(cubes_band(c.target.heights) in set(reference.cubes) for c in deck.cards)
+    with pytest.raises(RequestError, match="--like: .*game"):
+        read_reference(str(Path(__file__).parents[3] / "examples" / "like-reference.json"), "--like")
