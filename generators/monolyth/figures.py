@@ -27,7 +27,7 @@ def rule_text(deck: Deck) -> str:
 
 def difficulty_text(difficulty: float | None, method: str | None, error: float | None) -> str:
     if difficulty is None:
-        return "-"
+        return "difficulty not measured yet (verify measures it)"
     if method == EXACT:
         return f"{difficulty:.2f} turns (exact)"
     return f"{difficulty:.2f} +- {error or 0:.2f} turns (simulated)"
@@ -143,6 +143,13 @@ def cards(deck: Deck, chosen: Sequence[Card], check: DeckCheck | None = None) ->
         out.append(Drawing(f"card {card.id}: {difficulty}; heights, north at the top",
                            target_picture(card, deck.board)))
         witness = card.witness if card.witness is not None else (k.witness if k is not None else None)
+        if witness is None:  # a hand-written card: find a build to show
+            from generators.monolyth.generate import prove
+
+            proof = prove(deck.pool, deck.board, card.target)
+            if proof is None:
+                out.append(Fact(f"card {card.id}", "no ordered build from the pool reaches this structure"))
+            witness = proof[0] if proof is not None else None
         if witness is not None:
             out += build_pictures(witness, deck.board)
     return out
