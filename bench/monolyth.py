@@ -28,7 +28,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from generators.common.grading import TARGETS  # noqa: E402
-from generators.monolyth.generate import _pieces, generate  # noqa: E402
+from generators.monolyth.generate import generate  # noqa: E402
+from generators.monolyth.measure import pieces  # noqa: E402
 from generators.monolyth.pool import DEFAULT  # noqa: E402
 from generators.monolyth.spec import Spec  # noqa: E402
 from generators.monolyth.verify import verify_deck  # noqa: E402
@@ -51,7 +52,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     board = Board(4, 4, 3)
-    kinds = _pieces(DEFAULT)
+    kinds = pieces(DEFAULT)
     targets = {"one level": Target((1,) * 16), "level and wall": Target((3, 3, 3, 3) + (1,) * 12),
                "whole monolith": Target((3,) * 16)}
     expected_turns(kinds, Board(2, 2, 1), Target((1,) * 4))  # compile the kernels first

@@ -144,7 +144,7 @@ def cards(deck: Deck, chosen: Sequence[Card], check: DeckCheck | None = None) ->
                            target_picture(card, deck.board)))
         witness = card.witness if card.witness is not None else (k.witness if k is not None else None)
         if witness is None:  # a hand-written card: find a build to show
-            from generators.monolyth.generate import prove
+            from generators.monolyth.measure import prove
 
             proof = prove(deck.pool, deck.board, card.target)
             if proof is None:

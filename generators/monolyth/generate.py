@@ -9,7 +9,7 @@
    the pool's counts. A structure with no build within the search budget is dropped.
 3. Difficulty. The expected turns to build it when each turn offers four pieces drawn from
    the bag (``solver.heightmap``): exact by dynamic programming where the height maps the
-   card allows number at most ``EXACT_STATES``, else over ``RUNS`` seeded games of a greedy
+   card allows number at most ``measure.EXACT_STATES``, else over ``RUNS`` seeded games of a greedy
    player (the seed comes from the structure, so the verifier plays the same games).
 4. Choice. The candidates sorted by difficulty are cut into tiers by their thirds; each tier
    gets its share of cards (``--difficulty``), spread evenly across it.
@@ -21,9 +21,7 @@
 
 from __future__ import annotations
 
-import hashlib
 import random
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,29 +29,15 @@ from typing import Any
 from generators.common import deckfile, grading
 from generators.common.errors import Shortfall
 from generators.common.pool import Pool as Workers
-from generators.monolyth.deck import EXACT, SIMULATED, Card, Deck
-from generators.monolyth.pool import Pool
+from generators.monolyth.deck import Card, Deck
+from generators.monolyth.measure import difficulty, prove
 from generators.monolyth.prophecy import prophecies
 from generators.monolyth.spec import Spec
-from generators.monolyth.structure import canonical, rows_of, symmetries
-from solver.heightmap import SINGLE, Board, Kind, Step, Target, build
-from solver.shapes import Shape
-from solver.turns import TooManyStates, expected_turns, simulate_turns
+from generators.monolyth.structure import canonical, symmetries
+from solver.heightmap import Step, Target
 
 FAMILIES = ("levels", "level and wall", "two walls", "corner", "towers", "stairs", "ring", "cross", "skyline")
 
-#: Height maps up to which the difficulty is exact.
-EXACT_STATES = 2_100_000
-#: Simulated games per card beyond that.
-RUNS = 2000
-#: Pieces on offer each turn (the crystal moves 1-4 spaces).
-OFFER = 4
-#: Search nodes an ordered build may take.
-BUILD_BUDGET = 200_000
-#: The most singles a build may use.
-MAX_SINGLES = 6
-#: Decimal places stored.
-PLACES = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,57 +109,6 @@ def draw(spec: Spec, index: int) -> tuple[str, tuple[int | None, ...]]:
     heights = tuple(v for row in grid for v in row)
     forms = symmetries(heights, spec.board)
     return family, forms[rng.randrange(len(forms))]
-
-
-def _pieces(pool: Pool) -> list[Kind]:
-    """The pool's pieces by shape, colours merged (a structure without colours does not care
-    which colour a piece is)."""
-    counts: Counter[str] = Counter()
-    shapes: dict[str, Shape] = {}
-    for k in pool.pieces:
-        counts[k.name] += k.count or 0
-        shapes.setdefault(k.name, k.shape)
-    return [Kind(name, shapes[name], "", counts[name]) for name in shapes]
-
-
-def deal_colours(steps: Sequence[Step], pool: Pool) -> tuple[Step, ...]:
-    """Colours for a colourless build's steps, dealt from the pool's counts: each step takes
-    the colour with the most of its piece left (the pool's colour order breaks ties)."""
-    left = Counter({(k.name, k.colour): k.count or 0 for k in pool.pieces})
-    left.update({(SINGLE, c): n for c, n in pool.singles})
-    order = pool.colour_names
-    out = []
-    for s in steps:
-        colour = max(order, key=lambda c: (left[(s.piece, c)], -order.index(c)))
-        left[(s.piece, colour)] -= 1
-        out.append(Step(s.piece, colour, s.cubes))
-    return tuple(out)
-
-
-def structure_seed(target: Target, board: Board) -> int:
-    """The simulation's seed for a structure: from its rows and rule, not the deck's seed."""
-    text = "/".join(rows_of(target, board)) + ":" + target.rule
-    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=4).digest(), "big") % (1 << 31)
-
-
-def difficulty(pool: Pool, board: Board, target: Target) -> tuple[float, str, float | None]:
-    """The expected turns to build ``target``: (value, method, standard error or None)."""
-    kinds = _pieces(pool)
-    try:
-        return round(expected_turns(kinds, board, target, offer=OFFER, max_states=EXACT_STATES), PLACES), EXACT, None
-    except TooManyStates:
-        played = simulate_turns(kinds, board, target, offer=OFFER, runs=RUNS, seed=structure_seed(target, board))
-        return round(played.mean, PLACES), SIMULATED, round(played.error, PLACES)
-
-
-def prove(pool: Pool, board: Board, target: Target) -> tuple[tuple[Step, ...], int] | None:
-    """An ordered build of ``target`` with the fewest singles (its colours dealt), or None."""
-    singles = sum(n for _, n in pool.singles)
-    found = build(_pieces(pool), board, target, singles=("",) if singles else (),
-                  max_singles=min(singles, MAX_SINGLES), budget=BUILD_BUDGET)
-    if found.steps is None:
-        return None
-    return deal_colours(found.steps, pool), found.singles
 
 
 def make_candidate(spec: Spec, index: int) -> Candidate | None:

@@ -50,7 +50,7 @@ def read_reference(value: Any, label: str) -> Reference:
         RequestError: the file cannot be read or is not a Monolyth deck.
     """
     from generators.monolyth.deck import read_deck
-    from generators.monolyth.generate import difficulty
+    from generators.monolyth.measure import difficulty
     from generators.monolyth.structure import canonical
 
     if isinstance(value, Reference):

@@ -85,7 +85,7 @@ def pool_kinds(deck: Deck) -> list[Kind]:
 
 
 def check_card(deck: Deck, card: Card, bounds: tuple[float, float] | None) -> CardCheck:
-    from generators.monolyth.generate import difficulty, prove
+    from generators.monolyth.measure import difficulty, prove
 
     problems: list[str] = []
     board = deck.board

@@ -1,0 +1,82 @@
+"""Monolyth's proofs and measures, shared by the generator, the verifier and "like mine":
+an ordered build of a structure from the pool (``prove``) and its difficulty in expected
+turns (``difficulty``: exact by dynamic programming up to ``EXACT_STATES`` height maps, else
+``RUNS`` seeded games whose seed comes from the structure itself).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Sequence
+
+from generators.monolyth.deck import EXACT, SIMULATED
+from generators.monolyth.pool import Pool
+from generators.monolyth.structure import rows_of
+from solver.heightmap import SINGLE, Board, Kind, Step, Target, build
+from solver.shapes import Shape
+from solver.turns import TooManyStates, expected_turns, simulate_turns
+
+#: Height maps up to which the difficulty is exact.
+EXACT_STATES = 2_100_000
+#: Simulated games per card beyond that.
+RUNS = 2000
+#: Pieces on offer each turn (the crystal moves 1-4 spaces).
+OFFER = 4
+#: Search nodes an ordered build may take.
+BUILD_BUDGET = 200_000
+#: The most singles a build may use.
+MAX_SINGLES = 6
+#: Decimal places stored.
+PLACES = 3
+
+
+def pieces(pool: Pool) -> list[Kind]:
+    """The pool's pieces by shape, colours merged (a structure without colours does not care
+    which colour a piece is)."""
+    counts: Counter[str] = Counter()
+    shapes: dict[str, Shape] = {}
+    for k in pool.pieces:
+        counts[k.name] += k.count or 0
+        shapes.setdefault(k.name, k.shape)
+    return [Kind(name, shapes[name], "", counts[name]) for name in shapes]
+
+
+def deal_colours(steps: Sequence[Step], pool: Pool) -> tuple[Step, ...]:
+    """Colours for a colourless build's steps, dealt from the pool's counts: each step takes
+    the colour with the most of its piece left (the pool's colour order breaks ties)."""
+    left = Counter({(k.name, k.colour): k.count or 0 for k in pool.pieces})
+    left.update({(SINGLE, c): n for c, n in pool.singles})
+    order = pool.colour_names
+    out = []
+    for s in steps:
+        colour = max(order, key=lambda c: (left[(s.piece, c)], -order.index(c)))
+        left[(s.piece, colour)] -= 1
+        out.append(Step(s.piece, colour, s.cubes))
+    return tuple(out)
+
+
+def structure_seed(target: Target, board: Board) -> int:
+    """The simulation's seed for a structure: from its rows and rule, not the deck's seed."""
+    text = "/".join(rows_of(target, board)) + ":" + target.rule
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=4).digest(), "big") % (1 << 31)
+
+
+def difficulty(pool: Pool, board: Board, target: Target) -> tuple[float, str, float | None]:
+    """The expected turns to build ``target``: (value, method, standard error or None)."""
+    kinds = pieces(pool)
+    try:
+        return round(expected_turns(kinds, board, target, offer=OFFER, max_states=EXACT_STATES), PLACES), EXACT, None
+    except TooManyStates:
+        played = simulate_turns(kinds, board, target, offer=OFFER, runs=RUNS, seed=structure_seed(target, board))
+        return round(played.mean, PLACES), SIMULATED, round(played.error, PLACES)
+
+
+def prove(pool: Pool, board: Board, target: Target) -> tuple[tuple[Step, ...], int] | None:
+    """An ordered build of ``target`` with the fewest singles (its colours dealt), or None."""
+    singles = sum(n for _, n in pool.singles)
+    found = build(pieces(pool), board, target, singles=("",) if singles else (),
+                  max_singles=min(singles, MAX_SINGLES), budget=BUILD_BUDGET)
+    if found.steps is None:
+        return None
+    return deal_colours(found.steps, pool), found.singles
