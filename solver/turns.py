@@ -159,6 +159,19 @@ def simulate_turns(kinds: Sequence[Kind], board: Board, target: Target, *, offer
 
 
 @njit(cache=True, nogil=True)
+def _stands(h: np.ndarray, cols: np.ndarray, bases: np.ndarray, row: int) -> bool:  # pragma: no cover - compiled
+    """Whether placement ``row`` is legal on heights ``h``: every column it touches after its
+    anchor (which the caller's bucket already matched) stands at its base."""
+    for j in range(1, cols.shape[1]):
+        cc = cols[row, j]
+        if cc < 0:
+            return True
+        if h[cc] != bases[row, j]:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
 def _simulate(runs: int, seed: int, limits: np.ndarray, goal: np.ndarray, contain: bool, cols: np.ndarray,
               bases: np.ndarray, adds: np.ndarray, kind: np.ndarray, size: np.ndarray, starts: np.ndarray,
               ends: np.ndarray, probs: np.ndarray, colour_of: np.ndarray, kinds: int, singles: bool, offer: int,
@@ -208,15 +221,7 @@ def _simulate(runs: int, seed: int, limits: np.ndarray, goal: np.ndarray, contai
                             continue
                     elif not (singles and colour_ok[k - kinds]):
                         continue
-                    ok = True
-                    for j in range(1, cols.shape[1]):
-                        cc = cols[row, j]
-                        if cc < 0:
-                            break
-                        if h[cc] != bases[row, j]:
-                            ok = False
-                            break
-                    if not ok or size[row] == 0:
+                    if size[row] == 0 or not _stands(h, cols, bases, row):
                         continue
                     value = float(size[row])
                     if steer >= 0:  # a prophecy: cubes of its colour on its wall count more, others less
@@ -280,15 +285,7 @@ def _dp(states: int, limits: np.ndarray, strides: np.ndarray, goal: np.ndarray, 
         for c in range(ncol):
             b = h[c]
             for row in range(starts[c, b], ends[c, b]):
-                ok = True
-                for j in range(1, cols.shape[1]):
-                    cc = cols[row, j]
-                    if cc < 0:
-                        break
-                    if h[cc] != bases[row, j]:
-                        ok = False
-                        break
-                if ok:
+                if _stands(h, cols, bases, row):
                     v = value[idx + delta[row]]
                     if v < best[kind[row]]:
                         best[kind[row]] = v

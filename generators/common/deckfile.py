@@ -194,6 +194,19 @@ def envelope(game: str, seed: int | None, parameters: dict[str, Any] | None,
     return out
 
 
+def find_card(cards: Sequence[Any], card_id: object) -> Any:
+    """The card whose ``id`` is ``card_id`` (``"7"`` finds card 7), for every game's deck.
+
+    Raises:
+        DeckError: no such card (naming the first few ids there are).
+    """
+    for c in cards:
+        if c.id == card_id or str(c.id) == str(card_id):
+            return c
+    ids = ", ".join(str(c.id) for c in cards[:3]) + (" ..." if len(cards) > 3 else "")
+    raise DeckError(f"no card {card_id} in the deck (cards are {ids})")
+
+
 def dumps(data: dict[str, Any]) -> str:
     """The deck file's text: stable, so the same deck always gives the same bytes."""
     return jsontext.dumps(data) + "\n"

@@ -74,16 +74,19 @@ class Quantiles:
     """See the module docstring."""
 
     difficulties: tuple[float, ...]
+    tops: tuple[float, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:  # sorted once: bin_of runs for every candidate face
+        object.__setattr__(self, "tops", tuple(sorted(set(self.difficulties))))
 
     def values(self) -> tuple[float, ...]:
         """The reference's distinct difficulties, in order: the bins' tops."""
-        return tuple(sorted(set(self.difficulties)))
+        return self.tops
 
     def bin_of(self, difficulty: float) -> int:
         """The index of the least reference value at or above ``difficulty`` (the last bin
         for a difficulty above them all)."""
-        values = self.values()
-        return min(bisect.bisect_left(values, difficulty), len(values) - 1)
+        return min(bisect.bisect_left(self.tops, difficulty), len(self.tops) - 1)
 
     def targets(self, total: int) -> Counter[int]:
         """How many of ``total`` generated values each bin should hold: the reference's

@@ -154,11 +154,8 @@ class Deck:
         Raises:
             DeckError: no such card.
         """
-        for c in self.cards:
-            if c.id == card_id or str(c.id) == str(card_id):
-                return c
-        ids = ", ".join(str(c.id) for c in self.cards[:3]) + (" ..." if len(self.cards) > 3 else "")
-        raise DeckError(f"no card {card_id} in the deck (cards are {ids})")
+        card: Card = deckfile.find_card(self.cards, card_id)
+        return card
 
     def puzzle(self, card: Card, face: Face) -> Puzzle:
         """The tiling puzzle a face sets: cover the card's lock with exactly its blocks."""

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from generators.common import grading
 from generators.common.like import AIM, Match
-from generators.puzzle_temple.candidates import Candidate, Chosen, Option, rebalance, spare
+from generators.puzzle_temple.candidates import Candidate, Chosen, Option, rebalance
 from generators.puzzle_temple.deck import FACES
 from generators.puzzle_temple.reference import Reference
 
@@ -133,9 +133,10 @@ def tighten(chosen: Chosen, reference: Sequence[float], usage: Counter[str]) -> 
     for _ in range(SWAPS_PER_FACE * len(faces)):
         now = match.distance()
         best: tuple[tuple[float, int], list[Option], int, Option] | None = None
-        for _, options, _ in chosen:
+        for candidate, options, _ in chosen:
+            spares = [o for o in candidate.options if o not in options]
             for i, old in enumerate(options):
-                for new in spare(chosen, options):
+                for new in spares:
                     if (old.solutions == 1) != (new.solutions == 1):
                         continue
                     after = match.trial(old.difficulty, new.difficulty)

@@ -70,11 +70,8 @@ class Deck:
         return parse_mix(text, "parameters.mix") if isinstance(text, str) else None
 
     def card(self, card_id: CardId) -> Card:
-        for c in self.cards:
-            if str(c.id) == str(card_id):
-                return c
-        ids = ", ".join(str(c.id) for c in self.cards[:3]) + (" ..." if len(self.cards) > 3 else "")
-        raise DeckError(f"no card {card_id} in the deck (cards are {ids})")
+        card: Card = deckfile.find_card(self.cards, card_id)
+        return card
 
     def as_json(self) -> dict[str, Any]:
         out = deckfile.envelope(GAME, self.seed, dict(self.parameters), dict(self.versions))
