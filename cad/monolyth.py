@@ -16,7 +16,7 @@ NO-AMS plates hold one colour each (``group``): the pieces of a colour print tog
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import cadquery as cq
@@ -77,9 +77,11 @@ def piece_solid(cubes: list[tuple[int, int, int]], ph: Physical) -> cq.Shape:
     return shape
 
 
-def board_parts(edges: tuple[str, str, str, str], ph: Physical, letters: bool) -> list[tuple[str, cq.Shape, bool]]:
+def board_parts(edges: tuple[str, str, str, str], ph: Physical,
+                letters: Mapping[str, str] | None) -> list[tuple[str, cq.Shape, bool]]:
     """A board as (side, solid, inlay) parts: the floor with the north wall, and the east,
-    south and west walls; with ``letters``, each wall's colour initial cut into its top."""
+    south and west walls; with ``letters`` (a letter per colour), each wall's colour letter cut
+    into its top."""
     inner = SIDE * ph.pitch + 2 * ph.clearance
     outer = inner + 2 * WALL
     height = FLOOR + RIM
@@ -97,7 +99,7 @@ def board_parts(edges: tuple[str, str, str, str], ph: Physical, letters: bool) -
         spots = {"north": (outer / 2, outer - WALL / 2), "south": (outer / 2, WALL / 2),
                  "east": (outer - WALL / 2, outer / 2), "west": (WALL / 2, outer / 2)}
         for side, colour in zip(("north", "east", "south", "west"), edges):
-            letter = colour[:1].upper()
+            letter = letters[colour]
             cx, cy = spots[side]
             loops = strokes.strokes(letter, cx - strokes.width(letter, size) / 2, cy - size / 2, size, stroke)
             if side in ("east", "west"):  # letters on the side walls lie along them
@@ -170,7 +172,7 @@ def pieces(deck: Deck, ph: Physical, players: int, progress: Callable[[str], Non
     for b, edges in enumerate(pool.boards[:max(players, 1)], start=1):
         progress(f"board {b}")
         solids = tuple(kit.Solid(f"{side} wall ({colour})", mesh(shape), _wall_key(colour))
-                       for (side, shape, _), colour in zip(board_parts(edges, ph, letters=True), edges))
+                       for (side, shape, _), colour in zip(board_parts(edges, ph, letters=pool.letters), edges))
         out.append(kit.Piece(f"board-{b}", f"board {b} ({', '.join(edges)})", tuple(solids), 1,
                              change_at=FLOOR + RIM - ph.deboss_depth, group="boards"))
     progress("tokens")

@@ -2,7 +2,9 @@
 
 A structure card shows its id and tier, the structure drawn in isometric view (the board's
 4x4 plate, each column's cubes, north at the back), the same as a height map with a number
-per column (a blank column is free: any height), and the match rule in words (``contain``:
+per column (a blank column is free: any height), a card's colours (cubes in their colour
+with the colour's letter, the height map's columns banded level by level, and the colours in
+words under the header), and the match rule in words (``contain``:
 at least these heights; ``equal``: exactly these where a number is given; whether the card
 may be turned). The card is laid out as data first (``layout``), then drawn.
 
@@ -14,7 +16,7 @@ side.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,12 +24,13 @@ from typing import TYPE_CHECKING
 from generators.common.errors import RequestError
 from generators.common.words import plural
 from generators.monolyth.deck import Card, Deck
-from generators.monolyth.structure import ANY, rows_of
+from generators.monolyth.structure import ANY, colour_words, rows_of
 from print.common import colours, sheets
 from print.common.layout import FRAME_INSET, Box, Imposition, Settings, Slot, impose
 from print.common.pdf import MIN_TEXT, Document, Meta, Pen
 from print.common.sheets import calibration_pdf, draw_imposition, wrap
 from print.common.sizes import CARDS, CardSize, Paper
+from solver.heightmap import Cube
 
 TITLE = "Monolyth"
 USES = frozenset({"size", "paper", "duplex", "layout", "back_offset", "bleed", "safe", "margin", "out"})
@@ -41,6 +44,7 @@ TOKEN = CardSize("token 24", 24.0, 24.0)
 HEAD = 9.0     #: the header: title, id, tier
 FOOT = 13.0    #: the footer: the rule in words and the difficulty
 MIN_CUBE = 3.0  #: the least cube edge in the isometric view that reads
+MIN_LETTER_CUBE = 3.4  #: the least cube edge that holds a colour letter
 
 BACKGROUND = "#EEF1F4"
 BORDER = "#9AA5B1"
@@ -52,6 +56,9 @@ EDGE = "#2E3A46"
 BACK = "#2E3A46"
 BACK_INK = "#DCE3EA"
 TIERS = {"easy": "#009E73", "medium": "#E69F00", "hard": "#D55E00"}
+
+COLOUR_LINES = 2  #: lines of colour words a coloured card holds
+LINE = 2.9        #: a line of small text, in mm
 
 COS = math.cos(math.radians(30))
 SIN = 0.5
@@ -73,14 +80,15 @@ def iso_extent(height: int, unit: float) -> tuple[float, float]:
     return 8 * COS * unit, (8 * SIN + height) * unit
 
 
-def layout(size: CardSize, safe: float, height: int) -> CardLayout:
-    """The card's parts, sized for the tallest structure the deck may ask for.
+def layout(size: CardSize, safe: float, height: int, coloured: bool = False) -> CardLayout:
+    """The card's parts, sized for the tallest structure the deck may ask for (and, in a deck
+    with colours, room under the header for two lines of colour words).
 
     Raises:
         RequestError: the card cannot hold a readable drawing.
     """
     inner = Box(safe, safe, size.width - 2 * safe, size.height - 2 * safe)
-    body = inner.h - HEAD - FOOT
+    body = inner.h - HEAD - FOOT - (COLOUR_LINES * LINE if coloured else 0.0)
     grid_h = min(body * 0.36, inner.w * 0.5)
     iso_room = body - grid_h - 3
     unit = min(inner.w / (8 * COS), iso_room / (8 * SIN + height))
@@ -88,7 +96,7 @@ def layout(size: CardSize, safe: float, height: int) -> CardLayout:
         raise RequestError(f"size: a {size} card draws cubes of {unit:.1f} mm, less than the {MIN_CUBE:g} mm that "
                            f"reads; a structure card needs at least poker size")
     w, h = iso_extent(height, unit)
-    top = inner.y1 - HEAD
+    top = inner.y1 - HEAD - (COLOUR_LINES * LINE if coloured else 0.0)
     iso = (inner.cx, top - height * unit - (iso_room - h) / 2, unit)  # the plate's north corner
     cell = grid_h / 4
     grid = Box(inner.cx - 2 * cell, inner.y + FOOT, 4 * cell, 4 * cell)
@@ -100,10 +108,18 @@ def project(x0: float, y0: float, unit: float, x: float, y: float, z: float) -> 
     return x0 + (x - y) * COS * unit, y0 - (x + y) * SIN * unit + z * unit
 
 
-def draw_iso(pen: Pen, x0: float, y0: float, unit: float, heights: list[int | None]) -> None:
-    """The plate and every cube, back to front (the painter's order)."""
-    def poly(points: list[tuple[float, float, float]], fill: str) -> None:
+def draw_iso(pen: Pen, x0: float, y0: float, unit: float, heights: list[int | None],
+             painted: Mapping[Cube, tuple[str, str]] | None = None) -> None:
+    """The plate and every cube, back to front (the painter's order); a cube in ``painted``
+    (its RGB and letter) in its colour, its letter on its top and south faces."""
+    painted = painted or {}
+
+    def poly(points: Sequence[tuple[float, float, float]], fill: str) -> None:
         pen.polygon([project(x0, y0, unit, *p) for p in points], fill=fill, stroke=EDGE, width=0.25)
+
+    def letter(points: Sequence[tuple[float, float, float]], fill: str, text: str) -> None:
+        xs, ys = zip(*(project(x0, y0, unit, *p) for p in points))
+        pen.centred_text(sum(xs) / 4, sum(ys) / 4, text, MIN_TEXT, bold=True, colour=colours.text_on(fill))
 
     poly([(0, 0, 0), (4, 0, 0), (4, 4, 0), (0, 4, 0)], PLATE)
     for y in range(4):
@@ -113,23 +129,48 @@ def draw_iso(pen: Pen, x0: float, y0: float, unit: float, heights: list[int | No
                 pen.circle(cx, cy, unit * 0.08, fill="#8A96A3")
     cubes = [(x, y, z) for y in range(4) for x in range(4) for z in range(heights[y * 4 + x] or 0)]
     for x, y, z in sorted(cubes, key=lambda c: (c[0] + c[1] + c[2], c[2])):
-        poly([(x, y, z + 1), (x + 1, y, z + 1), (x + 1, y + 1, z + 1), (x, y + 1, z + 1)], TOP)
-        poly([(x, y + 1, z), (x + 1, y + 1, z), (x + 1, y + 1, z + 1), (x, y + 1, z + 1)], SOUTH)
-        poly([(x + 1, y, z), (x + 1, y + 1, z), (x + 1, y + 1, z + 1), (x + 1, y, z + 1)], EAST)
+        top = [(x, y, z + 1), (x + 1, y, z + 1), (x + 1, y + 1, z + 1), (x, y + 1, z + 1)]
+        south = [(x, y + 1, z), (x + 1, y + 1, z), (x + 1, y + 1, z + 1), (x, y + 1, z + 1)]
+        east = [(x + 1, y, z), (x + 1, y + 1, z), (x + 1, y + 1, z + 1), (x + 1, y, z + 1)]
+        if (x, y, z) in painted:
+            rgb, text = painted[(x, y, z)]
+            fills = (rgb, colours.shade(rgb, -0.2), colours.shade(rgb, -0.38))
+        else:
+            fills, text = (TOP, SOUTH, EAST), ""
+        for face, fill in zip((top, south, east), fills):
+            poly(face, fill)
+        if text and unit >= MIN_LETTER_CUBE:
+            letter(top, fills[0], text)
+            letter(south, fills[1], text)
 
 
-def draw_grid(pen: Pen, grid: Box, cell: float, rows: list[str]) -> None:
-    """The height map: a number per column, blank for a free one; north at the top."""
+def draw_grid(pen: Pen, grid: Box, cell: float, rows: list[str],
+              painted: Mapping[Cube, tuple[str, str]] | None = None) -> None:
+    """The height map: a number per column, blank for a free one; north at the top. A column
+    with cubes in ``painted`` shows a band per level from the floor up, each in its cube's
+    colour (grey for any colour), the number on a white label."""
+    painted = painted or {}
     for y, row in enumerate(rows):
         for x, ch in enumerate(row):
             box = Box(grid.x + x * cell, grid.y1 - (y + 1) * cell, cell, cell)
             if ch == ANY:
                 pen.rect(box.inset(0.4), fill=BACKGROUND, stroke="#8A96A3", width=0.3, dash=(0.8, 0.8))
-            else:
-                shade = ("#FFFFFF", "#DCE3EA", "#B7C4D1", "#8FA0B2", "#6C7F93")[min(int(ch), 4)]
-                pen.rect(box.inset(0.2), fill=shade, stroke=EDGE, width=0.3)
-                pen.centred_text(box.cx, box.cy, ch, min(11.0, cell * 1.6), bold=True,
-                                 colour=colours.text_on(shade))
+                continue
+            shade = ("#FFFFFF", "#DCE3EA", "#B7C4D1", "#8FA0B2", "#6C7F93")[min(int(ch), 4)]
+            inner = box.inset(0.2)
+            if any((x, y, z) in painted for z in range(int(ch))):
+                band = inner.h / int(ch)
+                for z in range(int(ch)):
+                    fill = painted[(x, y, z)][0] if (x, y, z) in painted else "#DCE3EA"
+                    pen.rect(Box(inner.x, inner.y + z * band, inner.w, band), fill=fill)
+                pen.rect(inner, stroke=EDGE, width=0.3)
+                label = max(3.2, min(cell * 0.55, 4.4))
+                pen.rect(Box(box.cx - label / 2, box.cy - label / 2, label, label), fill="#FFFFFF", stroke=EDGE,
+                         width=0.2, radius=0.6)
+                pen.centred_text(box.cx, box.cy, ch, max(MIN_TEXT, min(9.0, cell * 1.5)), bold=True, colour=EDGE)
+                continue
+            pen.rect(inner, fill=shade, stroke=EDGE, width=0.3)
+            pen.centred_text(box.cx, box.cy, ch, min(11.0, cell * 1.6), bold=True, colour=colours.text_on(shade))
     pen.text(grid.cx, grid.y1 + 0.8, "north", MIN_TEXT, anchor="middle", colour="#5C6B7A")
 
 
@@ -150,12 +191,20 @@ def draw_front(pen: Pen, slot: Slot, deck: Deck, card: Card, lay: CardLayout, ti
     if tier is not None:
         pen.text(inner.x1, inner.y1 - 7.6, tier, MIN_TEXT, anchor="end", colour=TIERS.get(tier, EDGE), bold=True)
     x0, y0, unit = lay.iso
-    draw_iso(pen, ox + x0, oy + y0, unit, list(card.target.heights))
-    draw_grid(pen, lay.grid.shifted(ox, oy), lay.cell, rows_of(card.target, deck.board))
+    letters = deck.pool.letters
+    painted = {cube: (deck.pool.rgb(c), letters[c]) for cube, c in card.target.colours}
+    if card.target.colours:
+        words = "Colours: " + "; ".join(colour_words(card.target, deck.board, letters)) + "."
+        y = inner.y1 - HEAD - 1.2
+        for part in wrap(words, MIN_TEXT, inner.w, lines=COLOUR_LINES):
+            pen.text(inner.x, y, part, MIN_TEXT, colour=EDGE)
+            y -= LINE
+    draw_iso(pen, ox + x0, oy + y0, unit, list(card.target.heights), painted)
+    draw_grid(pen, lay.grid.shifted(ox, oy), lay.cell, rows_of(card.target, deck.board), painted)
     y = oy + lay.rule_at[1]
     for part in wrap(rule_words(deck), MIN_TEXT, lay.rule_width, lines=3):
         pen.text(ox + lay.rule_at[0], y, part, MIN_TEXT, colour=EDGE)
-        y -= 2.9
+        y -= LINE
     if card.difficulty is not None:
         pen.text(inner.x1, inner.y + 0.6, f"about {card.difficulty:.1f} turns", MIN_TEXT, anchor="end",
                  colour="#8A96A3")
@@ -221,7 +270,7 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
 
     size = AUTO if request.size == "auto" else request.size
     assert isinstance(size, CardSize)
-    lay = layout(size, request.safe + FRAME_INSET, deck.height)
+    lay = layout(size, request.safe + FRAME_INSET, deck.height, any(c.target.colours for c in deck.cards))
     settings = Settings(request.paper, size, request.bleed, request.safe, request.margin, request.duplex,
                         request.back_offset, request.layout)
     imposition = impose(len(deck.cards), settings)

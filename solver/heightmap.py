@@ -31,7 +31,7 @@ quickly).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from solver.shapes import Shape
@@ -209,24 +209,24 @@ def single(colour: str) -> Kind:
 
 @dataclass(slots=True)
 class _Search:
+    """A depth-first search over height maps. ``moves`` come with the count slots each
+    uses (``slots``, by the move's index); ``left`` holds what every slot has left."""
+
     board: Board
     target: Target
-    kinds: list[Kind]
     moves: list[Placement]
-    anchored: dict[tuple[int, int], list[Placement]] = field(default_factory=dict)
+    slots: list[tuple[int, ...]]
+    anchored: dict[tuple[int, int], list[int]] = field(default_factory=dict)
     failed: set[tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=set)
-    own: int = 0  # kinds with counts of their own; placements of later kinds are singles
     nodes: int = 0
     limit: int = 0
 
     def __post_init__(self) -> None:
-        for p in self.moves:
+        for i, p in enumerate(self.moves):
             c, b, _ = p.base[0]
-            self.anchored.setdefault((c, b), []).append(p)
+            self.anchored.setdefault((c, b), []).append(i)
 
-    def run(self, heights: tuple[int, ...], left: list[int], path: list[Placement]) -> bool:
-        """Depth-first from ``heights`` with ``left`` pieces per slot (a kind's own; every
-        single shares the last slot)."""
+    def run(self, heights: tuple[int, ...], left: list[int], path: list[int]) -> bool:
         if self.target.reached(heights):
             return True
         key = (heights, tuple(left))
@@ -238,16 +238,19 @@ class _Search:
         # the lowest unfinished column first: pieces that sit there come first
         order = sorted(range(len(heights)), key=lambda c: (heights[c], c))
         for c in order:
-            for p in self.anchored.get((c, heights[c]), ()):
-                slot = min(p.kind, self.own)
-                if left[slot] == 0 or not legal(p, heights):
+            for i in self.anchored.get((c, heights[c]), ()):
+                p = self.moves[i]
+                slots = self.slots[i]
+                if any(left[s] == 0 for s in slots) or not legal(p, heights):
                     continue
-                left[slot] -= 1
-                path.append(p)
+                for s in slots:
+                    left[s] -= 1
+                path.append(i)
                 if self.run(apply(p, heights), left, path):
                     return True
                 path.pop()
-                left[slot] += 1
+                for s in slots:
+                    left[s] += 1
         self.failed.add(key)
         return False
 
@@ -257,31 +260,113 @@ class _Budget(Exception):
 
 
 def build(kinds: Sequence[Kind], board: Board, target: Target, *, singles: Sequence[str] = (),
-          max_singles: int = 0, budget: int = 200_000) -> Build:
+          max_singles: int = 0, budget: int = 200_000, single_counts: Sequence[int] | None = None) -> Build:
     """An ordered build of ``target`` from ``kinds`` (their counts), with as few singles (of
-    the ``singles`` colours) as possible, up to ``max_singles``; ``budget`` search nodes in
-    all (a spent budget gives ``exhausted=False``: unknown, not unbuildable)."""
+    the ``singles`` colours, at most ``single_counts`` of each when given) as possible, up
+    to ``max_singles``; ``budget`` search nodes in all (a spent budget gives
+    ``exhausted=False``: unknown, not unbuildable).
+
+    A target with colours is searched by shape: a placement that covers cubes of one asked
+    colour uses a piece of that colour, one that covers none a piece of any colour (the
+    colours dealt afterwards, each free piece the colour with the most of its kind left), so
+    that the search does not try the same build once per colour."""
+    caps = list(single_counts) if single_counts is not None else [10**6] * len(singles)
+    if target.colours:
+        return _coloured(kinds, board, target, singles, caps, max_singles, budget)
     extra = [single(colour) for colour in singles]
     everything = list(kinds) + extra
     moves = placements(everything, board, target)
+    own = len(kinds)
+    # a kind's own slot; every single the shared slot ``own`` and its colour's after it
+    slots: list[tuple[int, ...]] = [(p.kind,) if p.kind < own else (own, p.kind + 1) for p in moves]
+    counts = [k.count if k.count is not None else 10**6 for k in kinds]
+    return _run(board, target, moves, slots, lambda allowed: counts + [allowed] + caps, bool(extra), max_singles,
+                budget, lambda path: [(everything[moves[i].kind], moves[i]) for i in path], own)
+
+
+def _run(board: Board, target: Target, moves: list[Placement], slots: list[tuple[int, ...]],
+         left_for: Callable[[int], list[int]], any_singles: bool, max_singles: int, budget: int,
+         named: Callable[[list[int]], list[tuple[Kind, Placement]]], own: int) -> Build:
+    """The search with ``allowed`` singles, 0 first: the fewest singles."""
     nodes = 0
-    exhausted = True
-    for allowed in range(max_singles + 1 if extra else 1):  # the fewest singles first
-        left = [k.count if k.count is not None else 10**6 for k in kinds] + [allowed]
-        search = _Search(board, target, everything, moves, own=len(kinds))
+    for allowed in range(max_singles + 1 if any_singles else 1):
+        search = _Search(board, target, moves, slots)
         search.limit = budget - nodes
-        path: list[Placement] = []
+        path: list[int] = []
         try:
-            found = search.run((0,) * board.columns, left, path)
+            found = search.run((0,) * board.columns, left_for(allowed), path)
         except _Budget:
-            nodes = budget
-            exhausted = False
-            break
+            return Build(None, 0, budget, False)
         nodes += search.nodes
         if found:
-            steps = tuple(Step(everything[p.kind].name, everything[p.kind].colour, p.cubes) for p in path)
-            return Build(steps, sum(1 for p in path if p.kind >= len(kinds)), nodes)
-    return Build(None, 0, nodes, exhausted)
+            steps = tuple(Step(kind.name, kind.colour, p.cubes) for kind, p in named(path))
+            return Build(steps, sum(1 for i in path if moves[i].kind >= own), nodes)
+    return Build(None, 0, nodes, True)
+
+
+def _coloured(kinds: Sequence[Kind], board: Board, target: Target, singles: Sequence[str], caps: list[int],
+              max_singles: int, budget: int) -> Build:
+    """``build`` for a target with colours (see there)."""
+    names: list[str] = []
+    shapes: dict[str, Shape] = {}
+    for k in kinds:
+        if k.name not in shapes:
+            names.append(k.name)
+            shapes[k.name] = k.shape
+    colours = list(dict.fromkeys([k.colour for k in kinds] + list(singles) + [c for _, c in target.colours]))
+    count = {(k.name, k.colour): k.count if k.count is not None else 10**6 for k in kinds}
+    totals = [sum(n for (name, _), n in count.items() if name == g) for g in names]
+    # slots: a total per shape, the singles' total, then per (shape, colour), then per single colour
+    pair = {(g, c): len(names) + 1 + i * len(colours) + j for i, g in enumerate(names) for j, c in enumerate(colours)}
+    single_slot = {c: len(names) + 1 + len(names) * len(colours) + j for j, c in enumerate(singles)}
+    shape_kinds = [Kind(g, shapes[g], "", totals[i]) for i, g in enumerate(names)] + ([single("")] if singles else [])
+    colour_at = target.colour_at()
+    size = {g: shapes[g].size for g in names}
+    for colour in dict.fromkeys(c for _, c in target.colours):  # too few cubes of a colour: no search needed
+        stock = sum(n * size[g] for (g, c), n in count.items() if c == colour)
+        stock += min(max_singles, caps[singles.index(colour)]) if colour in singles else 0
+        if stock < sum(1 for _, c in target.colours if c == colour):
+            return Build(None, 0, 0, True)
+    moves: list[Placement] = []
+    slots: list[tuple[int, ...]] = []
+    asked: list[str] = []
+    for p in placements(shape_kinds, board, Target(target.heights, (), target.rule)):
+        wanted = {colour_at[c] for c in p.cubes if c in colour_at}
+        if len(wanted) > 1:
+            continue
+        colour = next(iter(wanted), "")
+        if p.kind < len(names):
+            slot: tuple[int, ...] = (p.kind, pair[(names[p.kind], colour)]) if colour else (p.kind,)
+        elif colour and colour not in single_slot:
+            continue
+        else:
+            slot = (len(names), single_slot[colour]) if colour else (len(names),)
+        moves.append(p)
+        slots.append(slot)
+        asked.append(colour)
+    base = [*totals, 0] + [count.get((g, c), 0) for g in names for c in colours] + caps
+
+    def left_for(allowed: int) -> list[int]:
+        out = list(base)
+        out[len(names)] = allowed
+        return out
+
+    def named(path: list[int]) -> list[tuple[Kind, Placement]]:
+        left = dict(count)
+        left.update({(SINGLE, c): n for c, n in zip(singles, caps)})
+        pieces = [names[moves[i].kind] if moves[i].kind < len(names) else SINGLE for i in path]
+        for i, g in zip(path, pieces):
+            if asked[i]:
+                left[(g, asked[i])] -= 1
+        out = []
+        for i, g in zip(path, pieces):
+            colour = asked[i] or max(colours, key=lambda c: (left.get((g, c), 0), -colours.index(c)))
+            if not asked[i]:
+                left[(g, colour)] -= 1
+            out.append((Kind(g, shapes.get(g, Shape(frozenset({(0, 0, 0)}))), colour), moves[i]))
+        return out
+
+    return _run(board, target, moves, slots, left_for, bool(singles), max_singles, budget, named, len(names))
 
 
 def replay(steps: Iterable[Step], kinds: Sequence[Kind], board: Board, target: Target,

@@ -6,7 +6,8 @@ Nouns:
            ``simulated`` with its standard error), the fewest singles its build needs, and a
            ``witness``: the placements in build order, each a piece of the pool with its
            colour and cubes ``[x, y, z]`` (x, y in 0-3 from the north-west corner, z from 0
-           at the floor).
+           at the floor). A card may ask for colours: ``colours``, each colour of the pool
+           with the target's cubes that must be that colour (``generators.monolyth.structure``).
     Deck   the cards, the pool, the height limit, the match rule (``equal``: the build is
            exactly the target where it says; ``contain``: the build reaches at least its
            heights), whether a card may be turned, and the record of how they were made.
@@ -21,7 +22,7 @@ value, how many, and its chance of coming true, ``generators.monolyth.prophecy``
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,7 @@ from generators.common.errors import RequestError
 from generators.common.files import write_atomic
 from generators.monolyth.pool import DEFAULT, SIDE, Pool, pool_from
 from generators.monolyth.prophecy import Prophecy
-from generators.monolyth.structure import rows_of, target_from
+from generators.monolyth.structure import colours_from, colours_json, rows_of, target_from
 from solver.heightmap import CONTAIN, Board, Step, Target
 
 GAME = "monolyth"
@@ -53,8 +54,10 @@ class Card:
     singles: int | None = None
     witness: tuple[Step, ...] | None = None
 
-    def as_json(self, board: Board) -> dict[str, Any]:
+    def as_json(self, board: Board, colours: Sequence[str] = ()) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "target": rows_of(self.target, board)}
+        if self.target.colours:
+            out["colours"] = colours_json(self.target, colours)
         if self.difficulty is not None:
             out["difficulty"] = {"turns": self.difficulty, "method": self.method}
             if self.error is not None:
@@ -100,7 +103,7 @@ class Deck:
         if self.prophecies:
             out["prophecies"] = [{"value": p.value, "count": p.count, "chance": p.chance, "error": p.error,
                                   "low": p.low, "high": p.high} for p in self.prophecies]
-        out["cards"] = [c.as_json(self.board) for c in self.cards]
+        out["cards"] = [c.as_json(self.board, self.pool.colour_names) for c in self.cards]
         return out
 
     def dumps(self) -> str:
@@ -140,6 +143,8 @@ def deck_from_json(data: Any, source: str = "<deck>") -> Deck:
         first.setdefault(str(card_id), i)
         try:
             target = target_from(raw["target"], board, rule, f"cards[{i}].target")
+            if "colours" in raw:
+                target = colours_from(raw["colours"], target, board, pool.colour_names, f"cards[{i}].colours")
         except RequestError as err:
             problems.extend(err.problems)
             continue

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from generators.common.figures import Drawing, Fact, Figure, Histogram, Table
 from generators.common.grading import Tier
 from generators.common.words import plural
 from generators.monolyth.deck import EXACT, Card, Deck
-from generators.monolyth.structure import rows_of
+from generators.monolyth.structure import colour_rows, rows_of
 from generators.monolyth.verify import CardCheck, DeckCheck, tiers
-from solver.heightmap import Board, Step
+from solver.heightmap import Board, Step, Target
 
 #: Letters that tell a build's steps apart in a drawing.
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -86,13 +86,18 @@ def prophecy_table(deck: Deck) -> list[Figure]:
 
 
 def card_table(deck: Deck, check: DeckCheck) -> Table:
+    coloured = any(c.target.colours for c in deck.cards)
     rows = []
     for card, k in zip(deck.cards, check.cards):
         rows.append((str(card.id), "/".join(rows_of(card.target, deck.board)),
                      str(sum(h or 0 for h in card.target.heights)),
+                     *((colours_text(card.target),) if coloured else ()),
                      difficulty_text(k.difficulty, k.method, k.error), k.tier.value if k.tier else "-",
                      str(len(k.witness)) if k.witness is not None else "-",
                      str(k.singles) if k.singles is not None else "-"))
+    if coloured:
+        return Table(("card", "target (north row first)", "cubes", "colours", "difficulty", "tier", "steps",
+                      "singles"), tuple(rows), "<<><><>>", orders=((5, tuple(t.value for t in Tier)),))
     return Table(("card", "target (north row first)", "cubes", "difficulty", "tier", "steps", "singles"),
                  tuple(rows), "<<>><>>", orders=((4, tuple(t.value for t in Tier)),))
 
@@ -104,9 +109,27 @@ def report(deck: Deck, check: DeckCheck, show_all: bool = False) -> list[Figure]
     return out + summary(deck, check)
 
 
-def target_picture(card: Card, board: Board) -> str:
-    """The target as rows of heights, north at the top."""
-    return "\n".join(" ".join(row) for row in rows_of(card.target, board))
+def target_picture(card: Card, board: Board, letters: Mapping[str, str] | None = None) -> str:
+    """The target as rows of heights, north at the top; a card with colours also shows, level
+    by level, each cube's colour letter (``.``: any colour) and which letter is which."""
+    heights = [" ".join(row) for row in rows_of(card.target, board)]
+    if not card.target.colours or letters is None:
+        return "\n".join(heights)
+    levels = colour_rows(card.target, board, letters)
+    lines = ["heights".ljust(2 * board.width) + "  " + "  ".join(f"level {z + 1}".ljust(2 * board.width)
+                                                                for z in range(len(levels)))]
+    for y in range(board.depth):
+        lines.append(heights[y].ljust(2 * board.width) + "  " +
+                     "  ".join(" ".join(level[y]).ljust(2 * board.width) for level in levels))
+    used = dict.fromkeys(c for _, c in card.target.colours)
+    lines.append(", ".join(f"{letters[c]} {c}" for c in used) + "; . any colour")
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def colours_text(target: Target) -> str:
+    """What a card asks of colours, shortly: ``12 red``, or ``-``."""
+    counted = Counter(c for _, c in target.colours)
+    return ", ".join(f"{n} {c}" for c, n in counted.items()) or "-"
 
 
 def build_pictures(steps: Sequence[Step], board: Board) -> list[Drawing]:
@@ -141,7 +164,7 @@ def cards(deck: Deck, chosen: Sequence[Card], check: DeckCheck | None = None) ->
         difficulty = (difficulty_text(k.difficulty, k.method, k.error) if k is not None else
                       difficulty_text(card.difficulty, card.method, card.error))
         out.append(Drawing(f"card {card.id}: {difficulty}; heights, north at the top",
-                           target_picture(card, deck.board)))
+                           target_picture(card, deck.board, deck.pool.letters)))
         witness = card.witness if card.witness is not None else (k.witness if k is not None else None)
         if witness is None:  # a hand-written card: find a build to show
             from generators.monolyth.measure import prove

@@ -16,6 +16,9 @@
    Made ``--like`` a reference deck: one CP-SAT model picks the cards whose cubes per
    structure follow the reference's and whose difficulties come as near its distribution
    as the pool allows (``choose_like``); no reference structure repeats.
+   With ``--coloured N``, ``N`` of every ``cards`` candidates in turn also ask for one
+   side's wall in one colour (``paint``); they are proved and priced with the pieces' own
+   colours, and the choice takes exactly ``N`` of them, spread over the tiers like the rest.
 5. Prophecies. The box's prophecy tokens with their chances (``prophecy``).
 """
 
@@ -111,11 +114,45 @@ def draw(spec: Spec, index: int) -> tuple[str, tuple[int | None, ...]]:
     return family, forms[rng.randrange(len(forms))]
 
 
+def is_coloured(spec: Spec, index: int) -> bool:
+    """Whether candidate ``index`` asks for colours: ``coloured`` of every ``cards`` in turn."""
+    return index % spec.cards < spec.coloured
+
+
+def paint(spec: Spec, index: int, target: Target) -> Target | None:
+    """``target`` with one side's wall in one colour: the side whose edge holds the most of
+    the target's cubes (ties drawn), the colour drawn from the pool's; None when no side
+    shows at least ``MIN_WALL`` cubes."""
+    rng = random.Random(f"monolyth:{spec.seed}:{index}:colour")
+    board = spec.board
+    n = board.width - 1
+    edges = {"north": [(x, 0) for x in range(board.width)], "east": [(n, y) for y in range(board.depth)],
+             "south": [(x, n) for x in range(board.width)], "west": [(0, y) for y in range(board.depth)]}
+    walls = {side: [(x, y, z) for x, y in cells for z in range(target.heights[board.column(x, y)] or 0)]
+             for side, cells in edges.items()}
+    most = max(len(cubes) for cubes in walls.values())
+    if most < MIN_WALL:
+        return None
+    side = rng.choice([side for side, cubes in walls.items() if len(cubes) == most])
+    colour = rng.choice(spec.pool.colour_names)
+    cubes = sorted(walls[side], key=lambda c: (c[2], c[1], c[0]))
+    return Target(target.heights, tuple((cube, colour) for cube in cubes), target.rule)
+
+
+#: The fewest cubes a coloured wall asks for.
+MIN_WALL = 4
+
+
 def make_candidate(spec: Spec, index: int) -> Candidate | None:
     family, heights = draw(spec, index)
     target = Target(heights, (), spec.rule)
     if target.reached((0,) * spec.board.columns):
         return None
+    if is_coloured(spec, index):
+        painted = paint(spec, index, target)
+        if painted is None:
+            return None
+        target = painted
     proof = prove(spec.pool, spec.board, target)
     if proof is None:
         return None
@@ -124,24 +161,35 @@ def make_candidate(spec: Spec, index: int) -> Candidate | None:
 
 
 def choose(spec: Spec, pool: Sequence[Candidate]) -> tuple[list[Candidate], tuple[float, float]]:
-    """The cards: each tier (by the pool's thirds) its share, spread evenly across it."""
+    """The cards: the plain ones and the coloured ones (``--coloured``) each spread over the
+    tiers (by the thirds of the whole pool) by their shares, evenly across each tier."""
     ranked = sorted(pool, key=lambda c: (c.difficulty, c.index))
     bounds = grading.quantile_bounds([c.difficulty for c in ranked])
     low, high = (bounds[0], bounds[1]) if len(bounds) == 2 else (0.0, 0.0)
-    shares = grading.tier_counts(spec.cards, spec.difficulty)
+    chosen: list[Candidate] = []
+    for coloured, count in ((False, spec.cards - spec.coloured), (True, spec.coloured)):
+        group = [c for c in ranked if bool(c.target.colours) == coloured]
+        chosen += _spread(spec, group, count, (low, high))
+    return chosen, (low, high)
+
+
+def _spread(spec: Spec, ranked: Sequence[Candidate], cards: int, bounds: tuple[float, float]) -> list[Candidate]:
+    if cards == 0:
+        return []
+    shares = grading.tier_counts(cards, spec.difficulty)
     chosen: list[Candidate] = []
     for tier, n in shares.items():
         if tier is None:
-            band = ranked
+            band = list(ranked)
         else:
-            lo, hi = grading.band(tier, (low, high))
+            lo, hi = grading.band(tier, bounds)
             band = [c for c in ranked if lo <= c.difficulty < hi]
         picked = [band[int((i + 0.5) * len(band) / n)] for i in range(n)] if n and len(band) >= n else band[:n]
         chosen.extend(picked)
-    if len(chosen) < spec.cards:  # a thin tier: the nearest others
+    if len(chosen) < cards:  # a thin tier: the nearest others
         rest = [c for c in ranked if c not in chosen]
-        chosen.extend(rest[:spec.cards - len(chosen)])
-    return chosen, (low, high)
+        chosen.extend(rest[:cards - len(chosen)])
+    return chosen
 
 
 def choose_like(spec: Spec, pool: Sequence[Candidate]) -> list[Candidate]:
@@ -159,6 +207,7 @@ def choose_like(spec: Spec, pool: Sequence[Candidate]) -> list[Candidate]:
     model = cp_model.CpModel()
     x = [model.new_bool_var(f"c{c.index}") for c in ranked]
     model.add(sum(x) == spec.cards)
+    model.add(sum(v for v, c in zip(x, ranked) if c.target.colours) == spec.coloured)
     cost: list[Any] = []
     for band, n in reference.profile.class_targets(CUBES, spec.cards, natural).items():
         off = model.new_int_var(0, spec.cards, f"b{band}")
@@ -210,6 +259,13 @@ def generate(spec: Spec, progress: Callable[[int, int], None] | None = None) -> 
         raise Shortfall(f"made {len(pool)} of {spec.cards} cards: {spec.budget} candidates (the budget) gave only "
                         f"{len(pool)} distinct buildable structures; raise attempts or ask for fewer cards",
                         len(pool), spec.cards)
+    painted = sum(1 for c in pool if c.target.colours)
+    if painted < spec.coloured or len(pool) - painted < spec.cards - spec.coloured:
+        usable = min(painted, spec.coloured) + min(len(pool) - painted, spec.cards - spec.coloured)
+        raise Shortfall(f"made {usable} of {spec.cards} cards: {spec.budget} candidates (the budget) gave {painted} "
+                        f"distinct buildable coloured structures for {spec.coloured} coloured cards and "
+                        f"{len(pool) - painted} plain ones for {spec.cards - spec.coloured}; raise attempts or ask "
+                        f"for fewer cards", usable, spec.cards)
     chosen, bounds = choose(spec, pool)
     if spec.like is not None:
         chosen = choose_like(spec, pool)

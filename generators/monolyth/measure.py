@@ -59,12 +59,20 @@ def deal_colours(steps: Sequence[Step], pool: Pool) -> tuple[Step, ...]:
 def structure_seed(target: Target, board: Board) -> int:
     """The simulation's seed for a structure: from its rows and rule, not the deck's seed."""
     text = "/".join(rows_of(target, board)) + ":" + target.rule
+    if target.colours:  # a coloured card's games are its own
+        text += ":" + ";".join(f"{x}{y}{z}{c}" for (x, y, z), c in target.colours)
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=4).digest(), "big") % (1 << 31)
+
+
+def kinds_for(pool: Pool, target: Target) -> list[Kind]:
+    """The pieces a build of ``target`` draws on: by shape alone, or with their colours when
+    the target asks for colours."""
+    return list(pool.pieces) if target.colours else pieces(pool)
 
 
 def difficulty(pool: Pool, board: Board, target: Target) -> tuple[float, str, float | None]:
     """The expected turns to build ``target``: (value, method, standard error or None)."""
-    kinds = pieces(pool)
+    kinds = kinds_for(pool, target)
     try:
         return round(expected_turns(kinds, board, target, offer=OFFER, max_states=EXACT_STATES), PLACES), EXACT, None
     except TooManyStates:
@@ -73,8 +81,16 @@ def difficulty(pool: Pool, board: Board, target: Target) -> tuple[float, str, fl
 
 
 def prove(pool: Pool, board: Board, target: Target) -> tuple[tuple[Step, ...], int] | None:
-    """An ordered build of ``target`` with the fewest singles (its colours dealt), or None."""
+    """An ordered build of ``target`` with the fewest singles, or None. Without colours asked
+    the build is by shape and its colours are dealt from the pool's counts afterwards; with
+    colours every piece and single keeps its own colour and count."""
     singles = sum(n for _, n in pool.singles)
+    if target.colours:
+        stocked = [(c, n) for c, n in pool.singles if n > 0]
+        found = build(list(pool.pieces), board, target, singles=[c for c, _ in stocked],
+                      single_counts=[n for _, n in stocked], max_singles=min(singles, MAX_SINGLES),
+                      budget=BUILD_BUDGET)
+        return (found.steps, found.singles) if found.steps is not None else None
     found = build(pieces(pool), board, target, singles=("",) if singles else (),
                   max_singles=min(singles, MAX_SINGLES), budget=BUILD_BUDGET)
     if found.steps is None:

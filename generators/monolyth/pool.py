@@ -65,6 +65,18 @@ class Pool:
         return dict(self.colours)[colour]
 
     @property
+    def letters(self) -> dict[str, str]:
+        """A letter per colour, as cards and boards print it next to the colour: the name's
+        first letter, or its next letter not yet taken (``blue`` B, ``black`` L), or the
+        first free letter of the alphabet."""
+        out: dict[str, str] = {}
+        for name in self.colour_names:
+            taken = set(out.values())
+            choices = [ch for ch in name.upper() if ch.isalpha()] + [chr(c) for c in range(ord("A"), ord("Z") + 1)]
+            out[name] = next((ch for ch in choices if ch not in taken), "?")
+        return out
+
+    @property
     def cubes(self) -> int:
         """Cubes in the whole box: the pieces' and the singles'."""
         return sum(k.shape.size * (k.count or 0) for k in self.pieces) + sum(n for _, n in self.singles)

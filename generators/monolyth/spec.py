@@ -67,6 +67,8 @@ OPTIONS: tuple[Option, ...] = (
     switch("turn", True, "whether a build may match a card turned or mirrored (printed on every card)"),
     Option("difficulty", _difficulty, "thirds", "cards per tier: `any`, `thirds`, `ramp` (3:2:1), `easy`, `medium`, "
            "`hard`, or weights such as `easy:2,medium:2,hard:1`", metavar="TARGET"),
+    whole("coloured", 0, "how many of the cards also ask for a colour: every cube of one side's wall in one colour "
+          "of the pool (proved with the pieces' own colours and counts)", low=0, high=200),
     whole("prophecies", 20, "prophecy tokens in the box, their values shared out so that each value's tokens are "
           "worth the same expected points (0: none; a pool's own prophecy_tokens win)", low=0, high=200),
     SEED,
@@ -90,6 +92,7 @@ class Spec:
     rule: str = CONTAIN
     turn: bool = True
     difficulty: dict[Tier, int] | None = None
+    coloured: int = 0
     prophecies: int = 20
     seed: int = 0
     attempts: int | None = None
@@ -110,7 +113,7 @@ class Spec:
             if "difficulty" not in given:
                 rest["difficulty"] = None
         return cls(rest["pool"], values["cards"], rest["height"], rest["rule"], rest["turn"], rest["difficulty"],
-                   values["prophecies"], values["seed"], values["attempts"], workers, like)
+                   values["coloured"], values["prophecies"], values["seed"], values["attempts"], workers, like)
 
     @property
     def board(self) -> Board:
@@ -126,6 +129,8 @@ class Spec:
         out = []
         if self.budget < self.cards:
             out.append(f"attempts: {self.budget} candidates cannot make {self.cards} cards")
+        if self.coloured > self.cards:
+            out.append(f"coloured: {self.coloured} coloured cards, but the deck has only {self.cards} cards")
         if self.workers < 1:
             out.append(f"workers: expected at least 1, got {self.workers}")
         squares = SIDE * self.height

@@ -21,7 +21,7 @@ from generators.common import grading
 from generators.common.grading import Tier
 from generators.common.words import plural
 from generators.monolyth.deck import EXACT, Card, CardId, Deck
-from generators.monolyth.structure import canonical
+from generators.monolyth.structure import key
 from solver.heightmap import SINGLE, Kind, Step, replay
 
 #: How far a recomputed difficulty may be from the stored one (its rounding).
@@ -117,17 +117,17 @@ def check_card(deck: Deck, card: Card, bounds: tuple[float, float] | None) -> Ca
 
 def rule_problems(deck: Deck) -> list[str]:
     out = []
-    seen: dict[tuple[int | None, ...], CardId] = {}
+    seen: dict[tuple[object, ...], CardId] = {}
     ids: set[str] = set()
     for c in deck.cards:
         if str(c.id) in ids:
             out.append(f"card id {c.id!r} is used twice")
         ids.add(str(c.id))
-        key = canonical(c.target.heights, deck.board, deck.turn)
-        if key in seen:
+        known = key(c.target, deck.board, deck.turn)
+        if known in seen:
             turned = " (turned or mirrored)" if deck.turn else ""
-            out.append(f"card {c.id} asks for the same structure as card {seen[key]}{turned}")
-        seen.setdefault(key, c.id)
+            out.append(f"card {c.id} asks for the same structure as card {seen[known]}{turned}")
+        seen.setdefault(known, c.id)
     params = deck.parameters
     for name, value in (("height", deck.height), ("rule", deck.rule), ("turn", deck.turn)):
         if name in params and params[name] != value:

@@ -57,3 +57,25 @@ def test_a_pool_whose_piece_is_not_connected_is_named(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "pieces[1]: cells: the cubes of 'gap' are not a connected polycube" in result.output
     assert not (tmp_path / "deck.json").exists()
+
+
+def test_a_coloured_list_is_verified_shown_and_printed_with_its_colours_in_words(tmp_path: Path) -> None:
+    from pypdf import PdfReader
+
+    deck = str(EXAMPLES / "monolyth-coloured.json")
+    result = run("verify", deck)
+    assert result.exit_code == 0, result.output
+    assert "12 red" in result.output and "1 yellow, 4 blue" in result.output
+    result = run("show", deck, "--card", "blue top")
+    assert result.exit_code == 0 and "Y yellow, B blue; . any colour" in result.output
+    result = run("pdf", deck, "--out", str(tmp_path / "pdf"))
+    assert result.exit_code == 0, result.output
+    text = " ".join(p.extract_text() for p in PdfReader(tmp_path / "pdf" / "cards.pdf").pages)
+    assert "every cube of the north wall red (R)" in " ".join(text.split())
+    assert "R" in text.split()  # the letters on the red cubes
+
+
+def test_more_coloured_cards_than_cards_is_one_line(tmp_path: Path) -> None:
+    result = run("generate", "monolyth", "--cards", "2", "--coloured", "3", "--out", str(tmp_path / "deck.json"))
+    assert result.exit_code == 2 and "coloured: 3 coloured cards, but the deck has only 2 cards" in result.output
+    assert len(result.output.strip().splitlines()) == 1 and not (tmp_path / "deck.json").exists()
