@@ -195,7 +195,7 @@ def draw_front(pen: Pen, slot: Slot, deck: Deck, card: Card, lay: CardLayout, ti
     painted = {cube: (deck.pool.rgb(c), letters[c]) for cube, c in card.target.colours}
     if card.target.colours:
         words = "Colours: " + "; ".join(colour_words(card.target, deck.board, letters)) + "."
-        y = inner.y1 - HEAD - 1.2
+        y = inner.y1 - HEAD - 2.0
         for part in wrap(words, MIN_TEXT, inner.w, lines=COLOUR_LINES):
             pen.text(inner.x, y, part, MIN_TEXT, colour=EDGE)
             y -= LINE

@@ -220,8 +220,10 @@ class _Search:
     failed: set[tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=set)
     nodes: int = 0
     limit: int = 0
+    asked: frozenset[Cube] = frozenset()
 
     def __post_init__(self) -> None:
+        self.asked = frozenset(q for q, _ in self.target.colours)
         for i, p in enumerate(self.moves):
             c, b, _ = p.base[0]
             self.anchored.setdefault((c, b), []).append(i)
@@ -235,8 +237,11 @@ class _Search:
         self.nodes += 1
         if self.nodes > self.limit:
             raise _Budget
-        # the lowest unfinished column first: pieces that sit there come first
-        order = sorted(range(len(heights)), key=lambda c: (heights[c], c))
+        # the lowest unfinished column first: pieces that sit there come first; at one height
+        # a column whose next cube asks a colour after the free ones (the free pieces settle
+        # around it, then the coloured ones fill it)
+        w = self.board.width
+        order = sorted(range(len(heights)), key=lambda c: (heights[c], (c % w, c // w, heights[c]) in self.asked, c))
         for c in order:
             for i in self.anchored.get((c, heights[c]), ()):
                 p = self.moves[i]
