@@ -1,0 +1,381 @@
+"""Runs of coloured crystals paid along the lines of a grid (Mystery of the Temples' curse
+tracks on crystal grids).
+
+Nouns:
+    Grid     slots (each with a drawing position) joined by lines: an undirected graph.
+    State    a crystal per slot: a colour index (``COLOURLESS`` is 0, the colours 1..) or
+             ``EMPTY`` (-1).
+    Run      the colours a payment must follow, in order: a colour index per crystal, 0
+             (colourless) taking any crystal (a coloured crystal may stand in for a
+             colourless one).
+    Path     slots pulled one after another along lines, no slot twice: ``paths(grid, k)``
+             lists every one of ``k`` slots in both directions (a run is read in order, so
+             a path and its reverse pay different runs).
+
+A run is *payable* on a grid when a path of its length exists; a state *pays* it when some
+path holds, position by position, crystals that match (``paying``).
+
+What a payment costs from a state (``actions``): each crystal of the run not already in
+place on the path takes one action: a swap that brings a matching crystal from elsewhere
+on the grid (a crystal not itself in place; each used once), or, where the grid has none
+to spare, collecting one from the supply, which takes 1/p draws on average for a colour
+drawn with chance p (one draw for a colourless position: any crystal will do). The least
+over every path of the run's length is the state's cost. ``min_swaps`` is the exact least
+number of swaps alone (a swap may put two crystals in place at once), by search.
+
+The compiled loops use numba; ``paths`` enumerates by depth-first search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+COLOURLESS = 0
+EMPTY = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    """``positions[i]``: slot ``i``'s drawing position; ``lines``: pairs of slot indices."""
+
+    positions: tuple[tuple[float, float], ...]
+    lines: tuple[tuple[int, int], ...]
+
+    @property
+    def slots(self) -> int:
+        return len(self.positions)
+
+    def adjacency(self) -> np.ndarray:
+        adj = np.zeros((self.slots, self.slots), dtype=np.bool_)
+        for a, b in self.lines:
+            adj[a, b] = adj[b, a] = True
+        return adj
+
+    def connected(self) -> bool:
+        if not self.positions:
+            return False
+        seen = {0}
+        todo = [0]
+        neighbours: dict[int, list[int]] = {i: [] for i in range(self.slots)}
+        for a, b in self.lines:
+            neighbours[a].append(b)
+            neighbours[b].append(a)
+        while todo:
+            for b in neighbours[todo.pop()]:
+                if b not in seen:
+                    seen.add(b)
+                    todo.append(b)
+        return len(seen) == self.slots
+
+    def degree(self, slot: int) -> int:
+        return sum(1 for a, b in self.lines if slot in (a, b))
+
+
+def paths(grid: Grid, k: int) -> np.ndarray:
+    """Every directed simple path of ``k`` slots, as rows of slot indices (in a fixed
+    order: by first slot, then depth-first)."""
+    if k < 1:
+        raise ValueError("a path has at least one slot")
+    return _paths(grid.adjacency(), k)
+
+
+@njit(cache=True)
+def _paths(adj: np.ndarray, k: int) -> np.ndarray:  # pragma: no cover - compiled
+    n = adj.shape[0]
+    out = []
+    path = np.zeros(k, dtype=np.int64)
+    used = np.zeros(n, dtype=np.bool_)
+    nxt = np.zeros(k, dtype=np.int64)
+    for start in range(n):
+        path[0] = start
+        used[start] = True
+        depth = 0
+        nxt[0] = 0
+        if k == 1:
+            out.append(path.copy())
+            used[start] = False
+            continue
+        while depth >= 0:
+            if depth == k - 1:
+                out.append(path.copy())
+                used[path[depth]] = False
+                depth -= 1
+                continue
+            here = path[depth]
+            moved = False
+            while nxt[depth] < n:
+                b = nxt[depth]
+                nxt[depth] += 1
+                if adj[here, b] and not used[b]:
+                    depth += 1
+                    path[depth] = b
+                    used[b] = True
+                    nxt[depth] = 0
+                    moved = True
+                    break
+            if not moved:
+                used[path[depth]] = False
+                depth -= 1
+    result = np.empty((len(out), k), dtype=np.int64)
+    for i in range(len(out)):
+        result[i] = out[i]
+    return result
+
+
+def longest(grid: Grid) -> int:
+    """The most slots a simple path of the grid holds."""
+    k = 1
+    while k < grid.slots and len(paths(grid, k + 1)):
+        k += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
+def _fits(crystal: int, need: int) -> bool:  # pragma: no cover - compiled
+    return crystal >= 0 and (need == COLOURLESS or crystal == need)
+
+
+@njit(cache=True, nogil=True)
+def _paying(state: np.ndarray, ps: np.ndarray, run: np.ndarray) -> int:  # pragma: no cover - compiled
+    for i in range(ps.shape[0]):
+        ok = True
+        for j in range(run.shape[0]):
+            if not _fits(state[ps[i, j]], run[j]):
+                ok = False
+                break
+        if ok:
+            return i
+    return -1
+
+
+def paying(state: Sequence[int], ps: np.ndarray, run: Sequence[int]) -> int:
+    """The index of the first path in ``ps`` whose crystals pay ``run``, or -1."""
+    return int(_paying(np.asarray(state, dtype=np.int64), ps, np.asarray(run, dtype=np.int64)))
+
+
+@njit(cache=True, nogil=True)
+def _actions(state: np.ndarray, ps: np.ndarray, run: np.ndarray, draw: np.ndarray,
+             colours: int) -> float:  # pragma: no cover - compiled
+    total = np.zeros(colours, dtype=np.int64)
+    for s in range(state.shape[0]):
+        if state[s] >= 0:
+            total[state[s]] += 1
+    best = np.inf
+    spare = np.zeros(colours, dtype=np.int64)
+    need = np.zeros(colours, dtype=np.int64)
+    k = run.shape[0]
+    for i in range(ps.shape[0]):
+        for c in range(colours):
+            spare[c] = total[c]
+            need[c] = 0
+        for j in range(k):
+            crystal = state[ps[i, j]]
+            if _fits(crystal, run[j]):
+                spare[crystal] -= 1
+            else:
+                need[run[j]] += 1
+        cost = 0.0
+        left = 0
+        for c in range(1, colours):
+            moved = min(need[c], spare[c])
+            cost += moved + (need[c] - moved) * draw[c]
+            left += spare[c] - moved
+        left += spare[COLOURLESS]
+        moved = min(need[COLOURLESS], left)
+        cost += moved + (need[COLOURLESS] - moved) * draw[COLOURLESS]
+        if cost < best:
+            best = cost
+            if best == 0.0:
+                break
+    return best
+
+
+def draw_costs(supply: Sequence[int]) -> np.ndarray:
+    """Expected draws for a crystal of each colour (``supply[c]`` crystals of colour c in
+    the bag): 1/p for a colour, one draw for colourless (any crystal serves there)."""
+    total = sum(supply)
+    out = np.array([total / n if n else np.inf for n in supply], dtype=np.float64)
+    out[COLOURLESS] = 1.0
+    return out
+
+
+def actions(state: Sequence[int], ps: np.ndarray, run: Sequence[int], supply: Sequence[int]) -> float:
+    """A state's cost to pay ``run`` (see the module docstring): the least over the paths."""
+    if not len(ps):
+        return float("inf")
+    return float(_actions(np.asarray(state, dtype=np.int64), ps, np.asarray(run, dtype=np.int64),
+                          draw_costs(supply), len(supply)))
+
+
+@dataclass(frozen=True, slots=True)
+class Measured:
+    """A run (the cheaper of two) over seeded mid-game grids: the mean cost in actions, its
+    standard error, the share of grids that already pay, and the grids played."""
+
+    mean: float
+    error: float
+    paid: float
+    runs: int
+
+
+@njit(cache=True, nogil=True)
+def _measure(runs: int, seed: int, slots: int, supply: np.ndarray, ps_a: np.ndarray, run_a: np.ndarray,
+             ps_b: np.ndarray, run_b: np.ndarray, draw: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+    np.random.seed(seed)
+    colours = supply.shape[0]
+    bag = np.empty(supply.sum(), dtype=np.int64)
+    at = 0
+    for c in range(colours):
+        for _ in range(supply[c]):
+            bag[at] = c
+            at += 1
+    out = np.empty(runs, dtype=np.float64)
+    state = np.empty(slots, dtype=np.int64)
+    for r in range(runs):
+        # a full grid mid-game: ``slots`` crystals from the bag, in random slots
+        for i in range(slots):
+            j = i + np.random.randint(bag.shape[0] - i)
+            bag[i], bag[j] = bag[j], bag[i]
+            state[i] = bag[i]
+        cost = _actions(state, ps_a, run_a, draw, colours) if ps_a.shape[0] else np.inf
+        if ps_b.shape[0] and cost > 0.0:
+            cost = min(cost, _actions(state, ps_b, run_b, draw, colours))
+        out[r] = cost
+    return out
+
+
+def measure(grid: Grid, runs: Sequence[Sequence[int]], supply: Sequence[int], *, games: int = 2000,
+            seed: int = 0) -> Measured:
+    """The expected cost of paying the cheaper of ``runs`` (a layer's left and right runs)
+    from a full grid mid-game: ``games`` seeded grids, each its slots filled with crystals
+    drawn from the supply's bag without replacement and placed at random (the player has
+    been collecting for other curses too), each costed by ``actions``.
+
+    Raises:
+        ValueError: no run is payable on the grid (no path of its length).
+    """
+    table = [(paths(grid, len(r)), np.asarray(r, dtype=np.int64)) for r in runs]
+    table = [(ps, r) for ps, r in table if len(ps)]
+    if not table:
+        raise ValueError("no run is payable on this grid: no path has its length")
+    if sum(supply) < grid.slots:
+        raise ValueError(f"the supply holds {sum(supply)} crystals, fewer than the grid's {grid.slots} slots")
+    (ps_a, run_a), (ps_b, run_b) = table[0], table[-1] if len(table) > 1 else (np.zeros((0, 1), np.int64),
+                                                                               np.zeros(1, np.int64))
+    costs = _measure(games, seed % (1 << 31), grid.slots, np.asarray(supply, dtype=np.int64), ps_a, run_a, ps_b,
+                     run_b, draw_costs(supply))
+    error = float(costs.std(ddof=1) / np.sqrt(games)) if games > 1 else 0.0
+    return Measured(float(costs.mean()), error, float((costs == 0).mean()), games)
+
+
+def from_empty(runs: Sequence[Sequence[int]], supply: Sequence[int]) -> float:
+    """The exact expected crystals collected, from an empty grid, until the cheaper of
+    ``runs`` can be paid, each crystal drawn with the supply's odds (with replacement) and
+    placed well: into a still-open position of a run that needs its colour (a colour's own
+    position before a colourless one). Lines do not matter here (a grid has room for both
+    runs' paths); ``measure`` is the grid's own figure.
+
+    A dynamic programme over what each run still needs: per colour, the open positions.
+    """
+    odds = np.asarray(supply, dtype=np.float64) / sum(supply)
+    colours = len(supply)
+
+    def needs(run: Sequence[int]) -> tuple[int, ...]:
+        return tuple(sum(1 for c in run if c == k) for k in range(colours))
+
+    memo: dict[tuple[tuple[int, ...], ...], float] = {}
+
+    def after(need: tuple[int, ...], crystal: int) -> tuple[int, ...]:
+        out = list(need)
+        if crystal != COLOURLESS and out[crystal]:
+            out[crystal] -= 1
+        elif out[COLOURLESS]:
+            out[COLOURLESS] -= 1
+        return tuple(out)
+
+    def value(state: tuple[tuple[int, ...], ...]) -> float:
+        if any(not any(n) for n in state):
+            return 0.0
+        if state in memo:
+            return memo[state]
+        stay = 0.0
+        total = 0.0
+        for crystal in range(colours):
+            if odds[crystal] == 0:
+                continue
+            # a crystal fills one open position of one run (a slot holds one crystal): the best
+            options = []
+            for i in range(len(state)):
+                moved = after(state[i], crystal)
+                if moved != state[i]:
+                    options.append(tuple(moved if j == i else n for j, n in enumerate(state)))
+            if not options:
+                stay += odds[crystal]
+                continue
+            total += odds[crystal] * min(value(o) for o in options)
+        result = (1.0 + total) / (1.0 - stay)
+        memo[state] = result
+        return result
+
+    return value(tuple(needs(r) for r in runs))
+
+
+def min_swaps(state: Sequence[int], ps: np.ndarray, run: Sequence[int], *, limit: int = 8) -> int | None:
+    """The exact least number of swaps (of any two slots' crystals) after which some path of
+    ``ps`` pays ``run``, by iterative deepening (a swap changes two slots, so half the
+    crystals out of place, rounded up, bounds what is left) over swaps that put a matching
+    crystal into a path position that lacks one (some optimal order has every swap do so);
+    None beyond ``limit`` swaps or when the grid lacks the crystals."""
+    start = tuple(int(v) for v in state)
+    rows = [tuple(int(v) for v in p) for p in ps]
+    need = [int(c) for c in run]
+
+    def fits(crystal: int, want: int) -> bool:
+        return crystal >= 0 and (want == COLOURLESS or crystal == want)
+
+    def wrong(s: tuple[int, ...], p: tuple[int, ...]) -> int:
+        return sum(1 for slot, want in zip(p, need) if not fits(s[slot], want))
+
+    def feasible(p: tuple[int, ...]) -> bool:
+        counts: dict[int, int] = {}
+        for v in start:
+            if v >= 0:
+                counts[v] = counts.get(v, 0) + 1
+        coloured = [c for c in need if c != COLOURLESS]
+        for c in set(coloured):
+            if counts.get(c, 0) < coloured.count(c):
+                return False
+        return sum(counts.values()) >= len(need)
+
+    candidates = [p for p in rows if feasible(p)]
+    if not candidates:
+        return None
+
+    def search(s: tuple[int, ...], p: tuple[int, ...], depth: int, seen: dict[tuple[int, ...], int]) -> bool:
+        w = wrong(s, p)
+        if w == 0:
+            return True
+        if (w + 1) // 2 > depth or seen.get(s, -1) >= depth:
+            return False
+        seen[s] = depth
+        for slot, want in zip(p, need):
+            if fits(s[slot], want):
+                continue
+            for other in range(len(s)):
+                if other == slot or not fits(s[other], want):
+                    continue
+                t = list(s)
+                t[slot], t[other] = t[other], t[slot]
+                if search(tuple(t), p, depth - 1, seen):
+                    return True
+        return False
+
+    for depth in range(limit + 1):
+        for p in candidates:
+            if search(start, p, depth, {}):
+                return depth
+    return None
