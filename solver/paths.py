@@ -321,7 +321,7 @@ def from_empty(runs: Sequence[Sequence[int]], supply: Sequence[int]) -> float:
         memo[state] = result
         return result
 
-    return value(tuple(needs(r) for r in runs))
+    return float(value(tuple(needs(r) for r in runs)))
 
 
 def min_swaps(state: Sequence[int], ps: np.ndarray, run: Sequence[int], *, limit: int = 8) -> int | None:

@@ -1,0 +1,385 @@
+"""Mystery of the Temples' components: the crystal supply, the crystal grids and the temples.
+
+The supply is the published one: 24 colourless crystals, 8 each of red, yellow and blue, 6
+each of green and purple. The grids' lines and the temples' tracks are not public:
+``DEFAULT`` is ours, eight grid sides (four double-sided boards) of 12 slots, each drawn
+without crossing lines, from a plain lattice (17 lines) to a woven one (23); and five
+temples (``OURS_TEMPLES``, used by ``--grids-only``), one per colour, each with a side for
+2-3 players and one for 4. A designer's own comes from TOML (``read_box``; see the README):
+any of ``supply``, ``colours``, ``[[grids]]`` and ``[[temples]]``; what is not given is ours.
+
+Nouns:
+    Colour   a crystal kind: its name, RGB and how many the supply holds; index 0 is
+             colourless (on a track it takes any crystal).
+    Side     a grid side: its board (1-4), its side letter (A or B), its ability (the
+             designer's words, printed, not modelled) and its ``solver.paths.Grid``.
+    Layer    a position on a temple's track (1 at the left end) and its points (None: not
+             priced yet); in a deck that reads each layer as its own row (``rows``), the
+             layer's row of colours.
+    Temple   a temple card's side: its colour, player count (``2-3`` or ``4``), track
+             (colour indices, left to right) and layers.
+    Box      the title, the colours, the grid sides and the temples.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generators.common.errors import RequestError
+from solver.paths import Grid, longest
+
+#: The published supply, with our RGB (Okabe and Ito's; colourless a pale grey).
+COLOURS: tuple[tuple[str, str, int], ...] = (
+    ("colourless", "#DDE3E8", 24), ("red", "#D55E00", 8), ("yellow", "#F0E442", 8), ("blue", "#0072B2", 8),
+    ("green", "#009E73", 6), ("purple", "#CC79A7", 6))
+
+#: A temple's two sides, by player count.
+SIDES = ("2-3", "4")
+#: Slots on a grid side.
+SLOTS = 12
+
+RGB = re.compile(r"^#[0-9A-Fa-f]{6}$")
+NAME = re.compile(r"^[a-z][a-z0-9 _-]{0,23}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Colour:
+    name: str
+    rgb: str
+    supply: int
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    board: int
+    side: str
+    ability: str
+    grid: Grid
+
+    @property
+    def name(self) -> str:
+        return f"{self.board}{self.side}"
+
+
+@dataclass(frozen=True, slots=True)
+class Layer:
+    position: int
+    points: int | None = None
+    row: tuple[int, ...] = ()  # the layer's own row, when the deck reads layers as rows
+
+
+@dataclass(frozen=True, slots=True)
+class Temple:
+    colour: int
+    side: str
+    track: tuple[int, ...]
+    layers: tuple[Layer, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    title: str
+    colours: tuple[Colour, ...]
+    grids: tuple[Side, ...]
+    temples: tuple[Temple, ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.colours)
+
+    @property
+    def supply(self) -> tuple[int, ...]:
+        return tuple(c.supply for c in self.colours)
+
+    @property
+    def letters(self) -> dict[str, str]:
+        """A letter per colour, printed with it: the name's first letter not yet taken
+        (colourless C, ...), or the first free letter of the alphabet."""
+        out: dict[str, str] = {}
+        for name in self.names:
+            taken = set(out.values())
+            choices = [ch for ch in name.upper() if ch.isalpha()] + [chr(c) for c in range(ord("A"), ord("Z") + 1)]
+            out[name] = next((ch for ch in choices if ch not in taken), "?")
+        return out
+
+    def track_text(self, track: Sequence[int]) -> str:
+        letters = self.letters
+        return "".join(letters[self.names[c]] for c in track)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"title": self.title,
+                "colours": [{"name": c.name, "rgb": c.rgb, "supply": c.supply} for c in self.colours],
+                "grids": [grid_json(s) for s in self.grids]}
+
+
+def grid_json(s: Side) -> dict[str, Any]:
+    return {"board": s.board, "side": s.side, "ability": s.ability,
+            "slots": [[round(x, 3), round(y, 3)] for x, y in s.grid.positions],
+            "lines": [[a, b] for a, b in s.grid.lines]}
+
+
+def _grid(positions: Sequence[tuple[float, float]], lines: Sequence[tuple[int, int]]) -> Grid:
+    return Grid(tuple((round(float(x), 3), round(float(y), 3)) for x, y in positions),
+                tuple(sorted(tuple(sorted(line)) for line in lines)))  # type: ignore[misc]
+
+
+def _ours() -> tuple[Side, ...]:
+    lattice = [(float(x), float(y)) for y in range(3) for x in range(4)]
+
+    def at(x: int, y: int) -> int:
+        return y * 4 + x
+
+    rows = [(at(x, y), at(x + 1, y)) for y in range(3) for x in range(3)]
+    columns = [(at(x, y), at(x, y + 1)) for y in range(2) for x in range(4)]
+    stairs = [(at(x, y), at(x + 1, y + 1)) for y in range(2) for x in range(3)]
+    woven = [(at(x, y), at(x + 1, y + 1)) if (x + y) % 2 == 0 else (at(x + 1, y), at(x, y + 1))
+             for y in range(2) for x in range(3)]
+    sides = [(at(0, 0), at(0, 1)), (at(0, 1), at(0, 2)), (at(3, 0), at(3, 1)), (at(3, 1), at(3, 2))]
+    hive = [(0.5, 0.0), (1.5, 0.0), (2.5, 0.0), (0.0, 1.0), (1.0, 1.0), (2.0, 1.0), (3.0, 1.0), (0.5, 2.0),
+            (1.5, 2.0), (2.5, 2.0), (1.0, 3.0), (2.0, 3.0)]
+    hive_lines = [(0, 1), (1, 2), (3, 4), (4, 5), (5, 6), (7, 8), (8, 9), (10, 11), (0, 3), (0, 4), (1, 4), (1, 5),
+                  (2, 5), (2, 6), (3, 7), (4, 7), (4, 8), (5, 8), (5, 9), (6, 9), (7, 10), (8, 10), (8, 11), (9, 11)]
+    wheel = [(1.0, 1.1), (2.0, 1.1)] + [(1.5 + 1.6 * math.cos(2 * math.pi * k / 10),
+                                          1.1 + 1.1 * math.sin(2 * math.pi * k / 10)) for k in range(10)]
+    wheel_lines = [(0, 1)] + [(2 + k, 2 + (k + 1) % 10) for k in range(10)]
+    wheel_lines += [(0 if wheel[2 + k][0] < 1.5 else 1, 2 + k) for k in range(0, 10, 2)]
+    twin = [(1.0 + math.cos(math.pi * k / 3), 1.0 + math.sin(math.pi * k / 3)) for k in range(6)]
+    twin += [(3.2 + math.cos(math.pi * k / 3 + math.pi), 1.0 + math.sin(math.pi * k / 3 + math.pi)) for k in range(6)]
+    twin_lines = [(k, (k + 1) % 6) for k in range(6)] + [(6 + k, 6 + (k + 1) % 6) for k in range(6)]
+    twin_lines += [(0, 6), (1, 11), (5, 7)]
+    grids = [
+        (1, "A", "lattice", lattice, rows + columns, "Once per turn your first swap costs no crystal."),
+        (1, "B", "stairs", lattice, rows + columns + stairs, "When you break a curse, take a colourless crystal."),
+        (2, "A", "weave", lattice, rows + columns + woven, "You may keep one crystal off the grid, beside it."),
+        (2, "B", "hive", hive, hive_lines, "Buying a crystal of any colour costs three crystals, not four."),
+        (3, "A", "ladder", lattice, rows + sides + woven, "Once per game, pay a curse with one crystal fewer."),
+        (3, "B", "wheel", wheel, wheel_lines, "When your grid is full, take a crystal and return one for free."),
+        (4, "A", "twin rings", twin, twin_lines, "Start the game with a crystal of your choice."),
+        (4, "B", "open lattice", lattice, rows + columns[:6] + stairs[:3],
+         "Once per turn, move one crystal to an empty slot next to it."),
+    ]
+    return tuple(Side(board, side, ability, _grid(pos, lines)) for board, side, _, pos, lines, ability in grids)
+
+
+def _temples() -> tuple[Temple, ...]:
+    """Ours, for ``--grids-only``: one per colour, each side a track of nine with layers at
+    positions 3-7 (an arch: the cheaper run from either end is 3, 4, 5, 4, 3 crystals)."""
+    tracks = {
+        1: ("CRCYRBCRC", "RCCRYCBRC"), 2: ("YYBCYCRYC", "CYCBYYCRY"), 3: ("BCBRCBYCB", "CBYCBCRBC"),
+        4: ("GCYGCBGCR", "CGRCGYCGB"), 5: ("PCBPCRPCY", "CPYCPBCPR")}
+    letters = {"C": 0, "R": 1, "Y": 2, "B": 3, "G": 4, "P": 5}
+    points = (3, 5, 8, 5, 3)
+    out = []
+    for colour, pair in tracks.items():
+        for side, text in zip(SIDES, pair):
+            out.append(Temple(colour, side, tuple(letters[ch] for ch in text),
+                              tuple(Layer(p, pts) for p, pts in zip(range(3, 8), points))))
+    return tuple(out)
+
+
+OURS_TEMPLES = _temples()
+DEFAULT = Box("ours", tuple(Colour(*c) for c in COLOURS), _ours(), OURS_TEMPLES)
+
+
+# -- a designer's own --------------------------------------------------------------------------
+
+
+def box_from(data: Mapping[str, Any], source: str) -> Box:
+    """A box from a TOML table (or a deck file's fields); see the README. What is not given
+    is ours.
+
+    Raises:
+        RequestError: every problem, each naming its field.
+    """
+    problems: list[str] = []
+    known = {"title", "colours", "grids", "temples"}
+    problems += [f"{source}: {k}: not a field (expected {', '.join(sorted(known))})" for k in sorted(set(data) - known)]
+    title = data.get("title", Path(source).stem)
+    if not isinstance(title, str) or not title.strip():
+        problems.append(f"{source}: title: expected a name, got {title!r}")
+        title = "box"
+    colours = _colours(data.get("colours"), source, problems) if "colours" in data else DEFAULT.colours
+    names = [c.name for c in colours]
+    grids = _grids(data["grids"], source, problems) if "grids" in data else DEFAULT.grids
+    temples = _temple_list(data["temples"], source, names, problems) if "temples" in data else (
+        DEFAULT.temples if "colours" not in data else ())
+    if problems:
+        raise RequestError(problems)
+    return Box(title.strip(), colours, grids, temples)
+
+
+def _colours(raw: Any, source: str, problems: list[str]) -> tuple[Colour, ...]:
+    if not isinstance(raw, list) or len(raw) < 2:
+        problems.append(f"{source}: colours: expected a list of at least two colours, each with name, rgb and "
+                        f"supply (colourless first)")
+        return DEFAULT.colours
+    out = []
+    for i, entry in enumerate(raw, start=1):
+        where = f"{source}: colours[{i}]"
+        if not isinstance(entry, Mapping):
+            problems.append(f"{where}: expected a table with name, rgb and supply")
+            continue
+        name, rgb, supply = entry.get("name"), entry.get("rgb"), entry.get("supply")
+        if not (isinstance(name, str) and NAME.match(name)):
+            problems.append(f"{where}.name: expected a lower-case name, got {name!r}")
+        elif not (isinstance(rgb, str) and RGB.match(rgb)):
+            problems.append(f"{where}.rgb: expected \"#RRGGBB\", got {rgb!r}")
+        elif not (isinstance(supply, int) and not isinstance(supply, bool) and 0 < supply < 1000):
+            problems.append(f"{where}.supply: expected a whole number 1-999, got {supply!r}")
+        else:
+            out.append(Colour(name, rgb.upper(), supply))
+    if len({c.name for c in out}) != len(out):
+        problems.append(f"{source}: colours: a name is listed twice")
+    return tuple(out)
+
+
+def _grids(raw: Any, source: str, problems: list[str]) -> tuple[Side, ...]:
+    if not isinstance(raw, list) or not raw:
+        problems.append(f"{source}: grids: expected a list of grid sides ([[grids]] tables with board, side, "
+                        f"ability, slots and lines)")
+        return ()
+    out = []
+    for i, entry in enumerate(raw, start=1):
+        where = f"{source}: grids[{i}]"
+        if not isinstance(entry, Mapping):
+            problems.append(f"{where}: expected a table with board, side, ability, slots and lines")
+            continue
+        problems += [f"{where}.{k}: not a grid field (expected board, side, ability, slots, lines)"
+                     for k in sorted(set(entry) - {"board", "side", "ability", "slots", "lines"})]
+        board, side, ability = entry.get("board", i), entry.get("side", "A"), entry.get("ability", "")
+        slots, lines = entry.get("slots"), entry.get("lines")
+        if not (isinstance(board, int) and not isinstance(board, bool) and 0 < board < 100):
+            problems.append(f"{where}.board: expected a board number 1-99, got {board!r}")
+            continue
+        if not (isinstance(side, str) and side in ("A", "B")):
+            problems.append(f"{where}.side: expected \"A\" or \"B\", got {side!r}")
+            continue
+        if not isinstance(ability, str):
+            problems.append(f"{where}.ability: expected the side's ability in words, got {ability!r}")
+            continue
+        if not (isinstance(slots, list) and slots and all(
+                isinstance(p, list) and len(p) == 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                                            for v in p) for p in slots)):
+            problems.append(f"{where}.slots: expected a list of slot positions [x, y], got {slots!r}")
+            continue
+        n = len(slots)
+        if not (isinstance(lines, list) and all(
+                isinstance(li, list) and len(li) == 2 and all(type(v) is int and 0 <= v < n for v in li) and
+                li[0] != li[1] for li in lines)):
+            problems.append(f"{where}.lines: expected pairs of slot indices 0-{n - 1} [a, b], a != b")
+            continue
+        grid = _grid([(p[0], p[1]) for p in slots], [(li[0], li[1]) for li in lines])
+        if len(set(grid.lines)) != len(grid.lines):
+            problems.append(f"{where}.lines: a line is listed twice")
+            continue
+        if not grid.connected():
+            problems.append(f"{where}: the grid is not connected (every slot must be reachable along lines)")
+            continue
+        out.append(Side(board, side, ability.strip(), grid))
+    named = [s.name for s in out]
+    for name in sorted({n for n in named if named.count(n) > 1}):
+        problems.append(f"{source}: grids: board {name[:-1]} side {name[-1]} is listed twice")
+    return tuple(out)
+
+
+def _temple_list(raw: Any, source: str, names: Sequence[str], problems: list[str]) -> tuple[Temple, ...]:
+    if not isinstance(raw, list) or not raw:
+        problems.append(f"{source}: temples: expected a list of temple sides ([[temples]] tables with colour, side, "
+                        f"track and layers)")
+        return ()
+    out = []
+    for i, entry in enumerate(raw, start=1):
+        where = f"{source}: temples[{i}]"
+        if not isinstance(entry, Mapping):
+            problems.append(f"{where}: expected a table with colour, side, track and layers")
+            continue
+        problems += [f"{where}.{k}: not a temple field (expected colour, side, track, layers)"
+                     for k in sorted(set(entry) - {"colour", "side", "track", "layers"})]
+        colour, side, track, layers = entry.get("colour"), entry.get("side"), entry.get("track"), entry.get("layers")
+        if colour not in names[1:]:
+            problems.append(f"{where}.colour: expected one of {', '.join(names[1:])}, got {colour!r}")
+            continue
+        if side not in SIDES:
+            problems.append(f"{where}.side: expected \"2-3\" or \"4\" (players), got {side!r}")
+            continue
+        if not (isinstance(track, list) and len(track) >= 2 and all(isinstance(c, str) for c in track)):
+            problems.append(f"{where}.track: expected a list of at least two colour names, got {track!r}")
+            continue
+        bad = [c for c in track if c not in names]
+        if bad:
+            problems.append(f"{where}.track: {bad[0]!r} is not a colour of the supply ({', '.join(names)})")
+            continue
+        parsed = _layers(layers, where, len(track), names, problems)
+        if parsed is not None:
+            out.append(Temple(names.index(colour), side, tuple(names.index(c) for c in track), parsed))
+    return tuple(out)
+
+
+def _layers(raw: Any, where: str, length: int, names: Sequence[str],
+            problems: list[str]) -> tuple[Layer, ...] | None:
+    if not isinstance(raw, list) or not raw:
+        problems.append(f"{where}.layers: expected a list of layers, each {{position = N, points = N}}")
+        return None
+    out = []
+    for j, entry in enumerate(raw, start=1):
+        here = f"{where}.layers[{j}]"
+        if not isinstance(entry, Mapping) or set(entry) - {"position", "points", "row"}:
+            problems.append(f"{here}: expected a table with position and points (and row, read as rows)")
+            return None
+        position, points, row = entry.get("position"), entry.get("points"), entry.get("row", [])
+        if not (isinstance(row, list) and all(c in names for c in row)):
+            problems.append(f"{here}.row: expected a list of colours of the supply ({', '.join(names)}), got {row!r}")
+            return None
+        if not (type(position) is int and 1 <= position <= length):
+            problems.append(f"{here}.position: {position!r} is beyond the track (positions 1-{length})")
+            return None
+        if points is not None and not (type(points) is int and 0 <= points <= 99):
+            problems.append(f"{here}.points: expected a whole number 0-99, got {points!r}")
+            return None
+        out.append(Layer(position, points, tuple(names.index(c) for c in row)))
+    if len({layer.position for layer in out}) != len(out):
+        problems.append(f"{where}.layers: a position is listed twice")
+        return None
+    return tuple(sorted(out, key=lambda layer: layer.position))
+
+
+def read_box(path: str | Path) -> Box:
+    """A designer's box from a TOML file (see ``box_from``).
+
+    Raises:
+        RequestError: the file cannot be read or is not a box (naming the field).
+    """
+    from solver.textfiles import parse_toml, read_text
+
+    text = read_text(path, RequestError)
+    return box_from(parse_toml(text, str(path), RequestError), str(path))
+
+
+def parse_box(value: Any, name: str) -> Box:
+    """The ``box`` option: ``ours`` or a TOML file."""
+    if isinstance(value, Box):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("ours", "default"):
+        return DEFAULT
+    if isinstance(value, str) and value.strip():
+        return read_box(value)
+    raise RequestError(f"{name}: expected `ours` or a box TOML file, got {value!r}")
+
+
+def runs(temple: Temple, layer: Layer, reading: str = "ends") -> list[tuple[int, ...]]:
+    """The runs a layer asks for: from the left end of the track up to the layer, and from
+    the right end up to it (read from that end); or, when the deck reads each layer as its
+    own row (``rows``), the layer's row (paid from either end: a path runs both ways)."""
+    if reading == "rows":
+        return [layer.row]
+    track = temple.track
+    return [tuple(track[:layer.position]), tuple(reversed(track[layer.position - 1:]))]
+
+
+def payable_length(side: Side) -> int:
+    return longest(side.grid)

@@ -1,0 +1,166 @@
+"""Mystery of the Temples' figures: what generate, verify, show and the report draw of a
+temple deck."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from generators.common.figures import Bars, Drawing, Fact, Figure, Histogram, Table
+from generators.mystery_of_the_temples.box import Box, Side, Temple, runs
+from generators.mystery_of_the_temples.deck import Card, Deck
+from generators.mystery_of_the_temples.measure import GAMES
+from generators.mystery_of_the_temples.verify import DeckCheck
+from solver.paths import Grid, paths
+
+
+def reading_text(deck: Deck) -> str:
+    if deck.reading == "rows":
+        return "each layer is its own row of crystals, paid along a path from either end"
+    return ("a layer is paid by a run of crystals from either end of the track up to the layer, pulled along the "
+            "grid's lines; a coloured crystal stands in for a colourless one")
+
+
+def summary(deck: Deck, check: DeckCheck, spec: Any = None) -> list[Figure]:
+    layers = sum(len(k.priced) for k in check.cards)
+    out: list[Figure] = [Fact("reading", reading_text(deck))]
+    out.append(Fact("difficulty", f"each of the {layers} layers on each of the {len(deck.box.grids)} grid sides: the "
+                                  f"expected actions (swaps, crystals collected) to pay its cheaper run from a full "
+                                  f"grid mid-game, over {GAMES} seeded grids (simulated); and, exactly, the crystals "
+                                  f"to collect from an empty grid"))
+    values = [p.actions for k in check.cards for p in k.priced]
+    if values:
+        out.append(Histogram.of("layer difficulty (expected actions, mean over the grid sides)", values, width=1.0))
+    if check.rank is not None:
+        out.append(Fact("points", f"rise with difficulty: Spearman {check.rank:.3f} between each layer's points and "
+                                  f"its difficulty"))
+    out.append(balance_table(deck.box, check))
+    out.append(colour_table(deck))
+    if check.notes:
+        out.append(Fact("your points", "; ".join(check.notes[:3]) + (" ..." if len(check.notes) > 3 else "") +
+                        " (suggested points in the card table)"))
+    return out
+
+
+def balance_table(box: Box, check: DeckCheck) -> Table:
+    """Per grid side: its lines, how many paths of 3, 5 and 7 slots it has, its mean
+    difficulty and the layers it cannot pay."""
+    b = check.balance
+    rows = []
+    for i, side in enumerate(box.grids):
+        counts = " / ".join(str(len(paths(side.grid, k))) for k in (3, 5, 7))
+        mean = f"{b.means[i]:.2f}" if i < len(b.means) else "-"
+        missing = str(len(b.unpayable[i])) if i < len(b.unpayable) else "-"
+        rows.append((side.name, str(len(side.grid.lines)), counts, mean, missing))
+    rows.append(("max/min", "", "", f"{b.ratio:.3f}" if b.means else "-", ""))
+    return Table(("grid", "lines", "paths of 3 / 5 / 7", "mean actions", "unpayable layers"), tuple(rows), "<>>>>")
+
+
+def colour_table(deck: Deck) -> Bars:
+    counted = [0] * len(deck.box.names)
+    for c in deck.cards:
+        for colour in c.temple.track:
+            counted[colour] += 1
+    total = sum(counted) or 1
+    supply = sum(deck.box.supply)
+    return Bars("track colours, share of positions (supply's share in brackets)",
+                tuple(f"{n} ({s / supply:.0%})" for n, s in zip(deck.box.names, deck.box.supply)),
+                tuple(round(c / total, 3) for c in counted))
+
+
+def card_table(deck: Deck, check: DeckCheck) -> Table:
+    rows = []
+    for card, k, suggested in zip(deck.cards, check.cards, check.suggested):
+        layers = "  ".join(f"{layer.position}:{layer.points if layer.points is not None else '?'}"
+                           for layer in card.temple.layers)
+        actions = " ".join(f"{p.actions:.1f}" for p in k.priced)
+        rows.append((str(card.id), deck.box.names[card.temple.colour], card.temple.side,
+                     deck.box.track_text(card.temple.track), layers, actions,
+                     " ".join(str(s) for s in suggested)))
+    return Table(("card", "temple", "players", "track", "layer:points", "actions", "suggested points"), tuple(rows),
+                 "<<<<<<<")
+
+
+def report(deck: Deck, check: DeckCheck, show_all: bool = False) -> list[Figure]:
+    out: list[Figure] = [card_table(deck, check)]
+    if show_all:
+        out += cards(deck, deck.cards)
+    return out + summary(deck, check)
+
+
+def temple_picture(box: Box, temple: Temple) -> str:
+    """The track as letters, each layer's points over its position."""
+    letters = box.track_text(temple.track)
+    points = {layer.position: layer.points for layer in temple.layers}
+    top = " ".join(f"{points[p]:>2}" if points.get(p) is not None else ("  " if p not in points else " ?")
+                   for p in range(1, len(letters) + 1))
+    return top + "\n" + " ".join(f" {ch}" for ch in letters)
+
+
+def grid_picture(grid: Grid, path: Sequence[int] = ()) -> str:
+    """The grid: each slot ``o`` (on ``path``, its place in the payment, 1 first), its lines
+    drawn between."""
+    xs = [x for x, _ in grid.positions]
+    ys = [y for _, y in grid.positions]
+    sx, sy = 6.0, 3.0
+    width = int((max(xs) - min(xs)) * sx) + 3
+    height = int((max(ys) - min(ys)) * sy) + 1
+    canvas = [[" "] * width for _ in range(height)]
+
+    def at(i: int) -> tuple[int, int]:
+        x, y = grid.positions[i]
+        return int(round((x - min(xs)) * sx)) + 1, int(round((y - min(ys)) * sy))
+
+    for a, b in grid.lines:
+        (x0, y0), (x1, y1) = at(a), at(b)
+        steps = max(abs(x1 - x0), abs(y1 - y0))
+        mark = "-" if y0 == y1 else "|" if x0 == x1 else ("\\" if (x1 - x0) * (y1 - y0) > 0 else "/")
+        for t in range(1, steps):
+            x = x0 + round((x1 - x0) * t / steps)
+            y = y0 + round((y1 - y0) * t / steps)
+            if canvas[y][x] == " ":
+                canvas[y][x] = mark
+    for i in range(grid.slots):
+        x, y = at(i)
+        label = str(path.index(i) + 1) if i in path else "o"
+        canvas[y][x] = label[-1]
+        if len(label) > 1:
+            canvas[y][x - 1] = label[0]
+    return "\n".join("".join(row).rstrip() for row in canvas)
+
+
+def cards(deck: Deck, chosen: Sequence[Card]) -> list[Figure]:
+    """What ``show`` prints: each temple side, then each layer's cheaper run paid on the
+    first grid side along a path (its slots numbered in payment order)."""
+    out: list[Figure] = []
+    side: Side = deck.box.grids[0]
+    for card in chosen:
+        temple = card.temple
+        out.append(Drawing(f"card {card.id}: the {deck.box.names[temple.colour]} temple, {temple.side} players "
+                           f"(points over the layers)", temple_picture(deck.box, temple)))
+        for n, layer in enumerate(temple.layers):
+            asked = runs(temple, layer, deck.reading)
+            run = min(asked, key=len)
+            found = paths(side.grid, len(run))
+            if not len(found):
+                out.append(Fact(f"layer {layer.position}", f"grid {side.name} cannot pay it"))
+                continue
+            actions = ""
+            if card.priced is not None:
+                actions = f", {card.priced[n].actions:.2f} actions on average"
+            out.append(Drawing(f"layer {layer.position} ({layer.points} points{actions}): pay "
+                               f"{deck.box.track_text(run)} along grid {side.name}",
+                               grid_picture(side.grid, tuple(int(v) for v in found[0]))))
+    return out
+
+
+def verdict(deck: Deck, check: DeckCheck) -> Fact:
+    if check.ok:
+        return Fact("verification", f"every one of the {check.counted} is paid again along its stored paths on every "
+                                    f"grid side and measured again; points rise with difficulty; the grids are "
+                                    f"balanced")
+    return Fact("verification", f"FAILED: {'; '.join(check.problems[:3])}")
+
+
+def build_report(deck: Deck, check: DeckCheck) -> list[Figure]:
+    return [verdict(deck, check), *summary(deck, check), card_table(deck, check)]

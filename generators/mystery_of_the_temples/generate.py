@@ -1,0 +1,327 @@
+"""Make temple cards whose every layer is proved payable on every grid side and priced by its
+difficulty there (or, with ``--grids-only``, grid sides for given temples).
+
+Temples:
+
+1. Colours. The crystals of every track together (or every row, read as rows) follow the
+   supply: each colour's share of the positions is its share of the supply, by largest
+   remainders (``colour_budget``). Each temple side carries its own colour at least
+   ``OWN`` times.
+2. Attempts. Attempt ``i`` deals the budget to the ten sides from its own seeded generator:
+   each side its own colour first, the rest shuffled and dealt, each track shuffled until
+   every layer's runs hold a coloured crystal (a run of colourless crystals only is paid by
+   any crystals: a free layer).
+3. Proof and price. Every layer on every grid side: a paying path for each run the grid
+   can pay (``measure.witnesses``) and the expected actions from a full grid mid-game
+   (``measure.difficulty``). An attempt with a layer some grid cannot pay is dropped.
+4. Choice. The attempt whose grid sides are closest in mean difficulty (the least
+   max/min), then the widest spread of layer difficulties; more than ``--balance`` is a
+   shortfall (the grids, not the temples, are out of balance: ``--grids-only`` designs
+   balanced ones).
+5. Points. Layers ranked by difficulty (the mean over the grid sides) share the range
+   ``--points`` by quantiles: no layer is worth more than a harder one.
+
+Grids only: candidate grids on the 4x3 lattice, each a random spanning tree of the lattice's
+lines (rows, columns, and one diagonal per square, so lines never cross) plus random extra
+lines; each priced by its mean over every layer of the box's temples; the grid sides chosen
+are the run of candidates (sorted by mean) with the least max/min, keeping the box's boards,
+sides and abilities.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from generators.common import deckfile
+from generators.common.errors import Shortfall
+from generators.common.grading import spearman
+from generators.common.pool import Pool as Workers
+from generators.mystery_of_the_temples.box import SIDES, Box, Layer, Side, Temple, _grid
+from generators.mystery_of_the_temples.deck import Card, Deck, Paid, Priced
+from generators.mystery_of_the_temples.measure import PLACES, balance, difficulty, from_empty, witnesses
+from generators.mystery_of_the_temples.spec import Spec
+
+#: The least times a temple side's track shows its own colour.
+OWN = 2
+
+
+def colour_budget(supply: Sequence[int], positions: int) -> list[int]:
+    """Positions per colour in proportion to the supply (largest remainders, ties to the
+    earlier colour)."""
+    total = sum(supply)
+    exact = [positions * n / total for n in supply]
+    out = [int(x) for x in exact]
+    order = sorted(range(len(supply)), key=lambda c: (-(exact[c] - out[c]), c))
+    for c in order[:positions - sum(out)]:
+        out[c] += 1
+    return out
+
+
+def _lengths(spec: Spec) -> list[int]:
+    """The crystals a side holds: its track, or (read as rows) a row per layer as long as the
+    cheaper run to that layer would be."""
+    if spec.reading == "rows":
+        return [min(p, spec.track - p + 1) for p in spec.positions]
+    return [spec.track]
+
+
+def deal(spec: Spec, attempt: int) -> tuple[Temple, ...]:
+    """Attempt ``attempt``'s temples (see the module docstring)."""
+    rng = random.Random(f"temples:{spec.seed}:{attempt}")
+    box = spec.box
+    sides = [(c, s) for c in range(1, len(box.names)) for s in SIDES]
+    lengths = _lengths(spec)
+    per_side = sum(lengths)
+    budget = colour_budget(box.supply, per_side * len(sides))
+    held: list[list[int]] = []
+    for colour, _ in sides:
+        own = min(OWN, budget[colour], per_side)
+        budget[colour] -= own
+        held.append([colour] * own)
+    rest = [c for c, n in enumerate(budget) for _ in range(max(n, 0))]
+    rng.shuffle(rest)
+    for crystals in held:
+        while len(crystals) < per_side and rest:
+            crystals.append(rest.pop())
+    out = []
+    for (colour, side), crystals in zip(sides, held):
+        for _ in range(SHUFFLES):  # no free layer: every run holds a coloured crystal
+            rng.shuffle(crystals)
+            if spec.reading == "rows" or _no_free_run(crystals, spec.positions):
+                break
+        if spec.reading == "rows":
+            rows, at = [], 0
+            for n in lengths:
+                rows.append(tuple(crystals[at:at + n]))
+                at += n
+            out.append(Temple(colour, side, tuple(crystals),  # read as rows, the track is the rows laid end to end
+                              tuple(Layer(p, None, r) for p, r in zip(spec.positions, rows))))
+        else:
+            out.append(Temple(colour, side, tuple(crystals), tuple(Layer(p) for p in spec.positions)))
+    return tuple(out)
+
+
+#: Shuffles of a side's crystals to find one without a free layer.
+SHUFFLES = 200
+
+
+def _no_free_run(track: Sequence[int], positions: Sequence[int]) -> bool:
+    """Whether every layer's runs (from either end) hold a coloured crystal: a run of only
+    colourless positions is paid by any crystals, so it would cost nothing."""
+    return any(c != 0 for c in track[:min(positions)]) and any(c != 0 for c in track[max(positions) - 1:])
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """An attempt, proved and priced: per temple, per layer, its ``Paid`` per grid side
+    (None where the grid cannot pay), and the exact figure from an empty grid."""
+
+    attempt: int
+    temples: tuple[Temple, ...]
+    paid: tuple[tuple[tuple[Paid | None, ...], ...], ...]
+    empty: tuple[tuple[float, ...], ...]
+
+    @property
+    def payable(self) -> bool:
+        return all(p is not None for t in self.paid for layer in t for p in layer)
+
+    def values(self) -> list[list[list[float | None]]]:
+        return [[[p.actions if p is not None else None for p in layer] for layer in t] for t in self.paid]
+
+
+def price(box: Box, temples: Sequence[Temple], reading: str, attempt: int = 0) -> Attempt:
+    paid = []
+    empty = []
+    for temple in temples:
+        rows = []
+        exact = []
+        for layer in temple.layers:
+            row: list[Paid | None] = []
+            for side in box.grids:
+                m = difficulty(box, side, temple, layer, reading)
+                if m is None:
+                    row.append(None)
+                    continue
+                row.append(Paid(side.name, round(m.mean, PLACES), round(m.error, PLACES), round(m.paid, PLACES),
+                                tuple(witnesses(side, temple, layer, reading))))
+            rows.append(tuple(row))
+            exact.append(from_empty(box, temple, layer, reading))
+        paid.append(tuple(rows))
+        empty.append(tuple(exact))
+    return Attempt(attempt, tuple(temples), tuple(paid), tuple(empty))
+
+
+def _attempt(spec: Spec, attempt: int) -> Attempt:
+    return price(spec.box, deal(spec, attempt), spec.reading, attempt)
+
+
+def points_for(values: Sequence[float], low: int, high: int) -> list[int]:
+    """Points in ``low..high`` by each value's rank: the quantiles of the values share the
+    range evenly; equal values get equal points, so no value gets more than a larger one."""
+    ranked = sorted(values)
+    n = len(values)
+    steps = high - low + 1
+    out = []
+    for v in values:
+        below = sum(1 for x in ranked if x < v)
+        out.append(low + min(steps - 1, below * steps // n) if n else low)
+    return out
+
+
+def layer_means(priced: Attempt) -> list[float]:
+    return [round(sum(p.actions for p in layer if p is not None) / max(1, sum(1 for p in layer if p is not None)),
+                  PLACES) for t in priced.paid for layer in t]
+
+
+def make_deck(spec: Spec, priced: Attempt, box: Box, grids_only: bool = False) -> Deck:
+    means = layer_means(priced)
+    points = points_for(means, *spec.points) if not grids_only else [
+        layer.points if layer.points is not None else 0 for t in priced.temples for layer in t.layers]
+    cards = []
+    k = 0
+    for n, (temple, paid, empty) in enumerate(zip(priced.temples, priced.paid, priced.empty), start=1):
+        layers = []
+        priced_layers = []
+        for layer, row, exact in zip(temple.layers, paid, empty):
+            layers.append(replace(layer, points=points[k]))
+            priced_layers.append(Priced(exact, means[k], tuple(p for p in row if p is not None)))
+            k += 1
+        cards.append(Card(n, replace(temple, layers=tuple(layers)), tuple(priced_layers)))
+    grid_balance = balance(priced.values())
+    parameters = spec.parameters()
+    parameters["spearman"] = _rounded(spearman(means, [float(p) for p in points]))
+    parameters["balance_ratio"] = round(grid_balance.ratio, PLACES)
+    return Deck(tuple(cards), replace(box, temples=()), spec.reading, spec.seed, parameters, deckfile.versions(),
+                True, grid_balance.means)
+
+
+def _rounded(value: float | None) -> float | None:
+    return round(value, PLACES) if value is not None else None
+
+
+def generate(spec: Spec, progress: Callable[[int, int], None] | None = None) -> Deck:
+    """Make the deck ``spec`` asks for (see the module docstring).
+
+    Raises:
+        RequestError: the request is impossible (before any work).
+        Shortfall: no attempt within the budget met every promise.
+    """
+    spec.checked()
+    if spec.grids_only:
+        return design_grids(spec, progress)
+    tried: list[Attempt] = []
+    with Workers(spec.workers) as workers:
+        for start in range(0, spec.budget, max(1, spec.workers)):
+            batch = list(range(start, min(spec.budget, start + max(1, spec.workers))))
+            tried.extend(workers.map(_attempt, spec, batch))
+            if progress is not None:
+                progress(len(tried), sum(1 for t in tried if t.payable))
+    usable = [t for t in tried if t.payable]
+    if not usable:
+        raise Shortfall(f"made 0 of {2 * (len(spec.box.names) - 1)} temple sides: in {spec.budget} attempts some "
+                        f"layer could not be paid on some grid side; raise attempts or use grids with longer paths",
+                        0, 2 * (len(spec.box.names) - 1))
+
+    def score(t: Attempt) -> tuple[float, float, int]:
+        values = layer_means(t)
+        return (round(balance(t.values()).ratio, PLACES), -(max(values) - min(values)), t.attempt)
+
+    best = min(usable, key=score)
+    ratio = balance(best.values()).ratio
+    if ratio > spec.balance + 1e-9:
+        means = balance(best.values()).means
+        worst = max(range(len(means)), key=lambda g: means[g])
+        easiest = min(range(len(means)), key=lambda g: means[g])
+        raise Shortfall(f"the grid sides are out of balance: {spec.box.grids[worst].name} averages {means[worst]:.2f} "
+                        f"actions a layer, {spec.box.grids[easiest].name} {means[easiest]:.2f} (max/min "
+                        f"{ratio:.3f}, more than --balance {spec.balance}); --grids-only designs balanced grids",
+                        0, 2 * (len(spec.box.names) - 1))
+    return make_deck(spec, best, spec.box)
+
+
+# -- grids only ---------------------------------------------------------------------------------
+
+
+def lattice_lines() -> tuple[list[tuple[float, float]], list[tuple[int, int]], list[list[tuple[int, int]]]]:
+    """The 4x3 lattice: positions, its rows and columns, and per square its two diagonals
+    (a grid takes at most one of them, so no lines cross)."""
+    positions = [(float(x), float(y)) for y in range(3) for x in range(4)]
+
+    def at(x: int, y: int) -> int:
+        return y * 4 + x
+
+    straight = [(at(x, y), at(x + 1, y)) for y in range(3) for x in range(3)]
+    straight += [(at(x, y), at(x, y + 1)) for y in range(2) for x in range(4)]
+    squares = [[(at(x, y), at(x + 1, y + 1)), (at(x + 1, y), at(x, y + 1))] for y in range(2) for x in range(3)]
+    return positions, straight, squares
+
+
+def draw_grid(spec: Spec, index: int) -> Side:
+    """Candidate grid ``index``: a random spanning tree of the lattice's lines (one diagonal
+    per square at most) and 3-11 random extra lines."""
+    rng = random.Random(f"temple-grids:{spec.seed}:{index}")
+    positions, straight, squares = lattice_lines()
+    lines = list(straight) + [rng.choice(pair) for pair in squares]
+    rng.shuffle(lines)
+    parent = list(range(len(positions)))
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    tree, extra = [], []
+    for a, b in lines:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[ra] = rb
+            tree.append((a, b))
+        else:
+            extra.append((a, b))
+    chosen = tree + extra[:rng.randint(3, min(11, len(extra)))]
+    template = spec.box.grids[index % len(spec.box.grids)]
+    return Side(template.board, template.side, template.ability, _grid(positions, chosen))
+
+
+def _grid_mean(spec: Spec, index: int) -> tuple[int, Side, float | None]:
+    side = draw_grid(spec, index)
+    values = []
+    for temple in spec.box.temples:
+        for layer in temple.layers:
+            m = difficulty(spec.box, side, temple, layer, spec.reading)
+            if m is None:
+                return index, side, None
+            values.append(m.mean)
+    return index, side, sum(values) / len(values)
+
+
+def design_grids(spec: Spec, progress: Callable[[int, int], None] | None = None) -> Deck:
+    wanted = len(spec.box.grids)
+    found: list[tuple[int, Side, float]] = []
+    seen: set[tuple[tuple[int, int], ...]] = set()
+    with Workers(spec.workers) as workers:
+        indices = list(range(spec.budget))
+        for start in range(0, len(indices), 8):
+            for index, side, mean in workers.map(_grid_mean, spec, indices[start:start + 8]):
+                if mean is not None and side.grid.lines not in seen:
+                    seen.add(side.grid.lines)
+                    found.append((index, side, mean))
+            if progress is not None:
+                progress(min(start + 8, len(indices)), len(found))
+    if len(found) < wanted:
+        raise Shortfall(f"made {len(found)} of {wanted} grid sides: {spec.budget} candidate grids gave only "
+                        f"{len(found)} distinct ones that pay every layer; raise attempts", len(found), wanted)
+    ranked = sorted(found, key=lambda f: (f[2], f[0]))
+    start = min(range(len(ranked) - wanted + 1), key=lambda i: (ranked[i + wanted - 1][2] / ranked[i][2], i))
+    chosen = sorted(ranked[start:start + wanted], key=lambda f: f[0])
+    sides = tuple(Side(t.board, t.side, t.ability, s.grid) for t, (_, s, _) in zip(spec.box.grids, chosen))
+    box = replace(spec.box, grids=sides)
+    priced = price(box, spec.box.temples, spec.reading)
+    if balance(priced.values()).ratio > spec.balance + 1e-9:
+        raise Shortfall(f"the best {wanted} of {spec.budget} candidate grids differ by max/min "
+                        f"{balance(priced.values()).ratio:.3f}, more than --balance {spec.balance}; raise attempts",
+                        0, wanted)
+    return make_deck(spec, priced, box, grids_only=True)

@@ -1,0 +1,221 @@
+"""Check a Mystery of the Temples deck without the generator: every witness followed along
+the lines, every difficulty measured again, every rule.
+
+For each layer on each grid side: every stored path is a simple path along the grid's lines
+as long as its run (``follows``), a run stored as unpayable has truly no path of its length,
+and at least one run is payable; the difficulty there is measured again (the same seeded
+grids) and must agree with the stored one. A hand-written deck (no measures) gets them. The
+deck rules: points within the recorded range and rising with difficulty (no layer worth more
+than a clearly harder one: reported for a designer's own points, failed for a generated
+deck or with ``--strict``), the grid sides' balance within the recorded tolerance, the
+tracks' colours in proportion to the supply (generated decks), and the stored grid means.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from generators.common.grading import spearman
+from generators.mystery_of_the_temples.box import Side, runs
+from generators.mystery_of_the_temples.deck import Card, CardId, Deck, Paid, Priced
+from generators.mystery_of_the_temples.measure import PLACES, Balance, balance, difficulty, from_empty, witnesses
+from solver.paths import Grid, paths
+
+#: How far a recomputed figure may be from the stored one (its rounding).
+TOLERANCE = 0.0005 + 1e-9
+#: How much harder (in actions) a layer must be before a cheaper one worth more is a fault.
+CLEARLY = 0.25
+
+
+@dataclass(frozen=True, slots=True)
+class CardCheck:
+    """One temple side, checked again: each layer measured (``priced``) and every problem."""
+
+    card: CardId
+    priced: tuple[Priced, ...]
+    problems: tuple[str, ...]
+
+    @property
+    def where(self) -> str:
+        return f"card {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class DeckCheck:
+    """The verdict: ``ok`` when no card and no rule has a problem; ``notes`` are a designer's
+    own points that run against the difficulty (reported, not failed)."""
+
+    cards: tuple[CardCheck, ...]
+    rule_problems: tuple[str, ...]
+    notes: tuple[str, ...]
+    balance: Balance
+    suggested: tuple[tuple[int, ...], ...]
+    rank: float | None
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        return self.rule_problems + tuple(f"{c.where}: {p}" for c in self.cards for p in c.problems)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def unknown(self) -> tuple[CardCheck, ...]:
+        return ()
+
+    @property
+    def counted(self) -> str:
+        layers = sum(len(c.priced) for c in self.cards)
+        return f"{len(self.cards)} temple sides, {layers} layers"
+
+    def check(self, card: CardId) -> CardCheck:
+        return next(c for c in self.cards if str(c.card) == str(card))
+
+
+def follows(path: Sequence[int], grid: Grid, length: int) -> str | None:
+    """Why ``path`` is not a simple path of ``length`` slots along the grid's lines, or None."""
+    if len(path) != length:
+        return f"{len(path)} slots for a run of {length}"
+    if any(not 0 <= s < grid.slots for s in path):
+        return f"a slot outside 0-{grid.slots - 1}"
+    if len(set(path)) != len(path):
+        return "a slot is used twice"
+    lines = set(grid.lines) | {(b, a) for a, b in grid.lines}
+    for a, b in zip(path, path[1:]):
+        if (a, b) not in lines:
+            return f"no line joins slots {a} and {b}"
+    return None
+
+
+def check_card(deck: Deck, card: Card) -> CardCheck:
+    problems: list[str] = []
+    priced = []
+    box = deck.box
+    for n, layer in enumerate(card.temple.layers):
+        where = f"layer {layer.position}"
+        asked = runs(card.temple, layer, deck.reading)
+        stored = {p.grid: p for p in card.priced[n].grids} if card.priced is not None else None
+        paid: list[Paid] = []
+        for side in box.grids:
+            again = _measured(deck, side, card, n)
+            if again is None:
+                problems.append(f"{where}: grid {side.name} cannot pay it (no path as long as any of its runs)")
+                continue
+            paid.append(again)
+            if stored is None:
+                continue
+            mine = stored.get(side.name)
+            if mine is None:
+                problems.append(f"{where}: no witness for grid {side.name}")
+                continue
+            if len(mine.witness) != len(asked):
+                problems.append(f"{where}, grid {side.name}: {len(mine.witness)} witness paths for {len(asked)} runs")
+                continue
+            for i, (run, path) in enumerate(zip(asked, mine.witness)):
+                way = "row" if deck.reading == "rows" else ("left", "right")[i]
+                if path is None:
+                    if len(paths(side.grid, len(run))):
+                        problems.append(f"{where}, grid {side.name}: the {way} run is stored as unpayable, but a "
+                                        f"path of {len(run)} slots exists")
+                    continue
+                why = follows(path, side.grid, len(run))
+                if why is not None:
+                    problems.append(f"{where}, grid {side.name}: the {way} run's path {list(path)}: {why}")
+            if abs(mine.actions - again.actions) > TOLERANCE or abs(mine.paid - again.paid) > TOLERANCE:
+                problems.append(f"{where}, grid {side.name}: stored {mine.actions} actions ({mine.paid:.1%} paid), "
+                                f"measured {again.actions} ({again.paid:.1%})")
+        mean = round(sum(p.actions for p in paid) / len(paid), PLACES) if paid else 0.0
+        exact = from_empty(box, card.temple, layer, deck.reading)
+        if card.priced is not None:
+            if abs(card.priced[n].actions - mean) > TOLERANCE:
+                problems.append(f"{where}: stored difficulty {card.priced[n].actions} actions, measured {mean}")
+            if abs(card.priced[n].from_empty - exact) > TOLERANCE:
+                problems.append(f"{where}: stored {card.priced[n].from_empty} crystals from an empty grid, "
+                                f"computed {exact}")
+        priced.append(Priced(exact, mean, tuple(paid)))
+    return CardCheck(card.id, tuple(priced), tuple(problems))
+
+
+def _measured(deck: Deck, side: Side, card: Card, n: int) -> Paid | None:
+    layer = card.temple.layers[n]
+    m = difficulty(deck.box, side, card.temple, layer, deck.reading)
+    if m is None:
+        return None
+    return Paid(side.name, round(m.mean, PLACES), round(m.error, PLACES), round(m.paid, PLACES),
+                tuple(witnesses(side, card.temple, layer, deck.reading)))
+
+
+def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck | None = None,
+                tiers_name: str = "", strict: bool = False) -> DeckCheck:
+    """Check every card and every rule (see the module docstring). ``time_limit`` and
+    ``tiers_from`` are accepted for the command's sake: every measure here is a fixed number
+    of seeded grids, and points, not tiers, price a layer."""
+    from generators.mystery_of_the_temples.generate import colour_budget, points_for
+
+    del time_limit, tiers_from, tiers_name
+    checks = [check_card(deck, c) for c in deck.cards]
+    out: list[str] = []
+    notes: list[str] = []
+    generated = bool(deck.parameters) and not deck.parameters.get("grids_only")  # points made, not given
+    layers = [(c, layer, k.priced[j].actions) for c, k in zip(deck.cards, checks)
+              for j, layer in enumerate(c.temple.layers) if j < len(k.priced)]
+    low, high = _range(deck.parameters.get("points"))
+    for card, layer, _ in layers:
+        if layer.points is not None and low is not None and not low <= layer.points <= (high or 99):
+            out.append(f"card {card.id}, layer {layer.position}: {layer.points} points, outside {low}-{high}")
+    rising = []
+    for a_card, a, a_value in layers:
+        for b_card, b, b_value in layers:
+            if (a.points is not None and b.points is not None and a.points > b.points
+                    and a_value + CLEARLY < b_value):
+                rising.append(f"card {a_card.id}, layer {a.position} is worth {a.points} points at {a_value:.2f} "
+                              f"actions, more than card {b_card.id}, layer {b.position} ({b.points} points) at "
+                              f"{b_value:.2f}")
+    (out if generated or strict else notes).extend(rising[:5])
+    if len(rising) > 5:
+        (out if generated or strict else notes).append(f"... and {len(rising) - 5} more pairs")
+    values = [[[p.actions for p in k.priced[j].grids] + [None] * (len(deck.box.grids) - len(k.priced[j].grids))
+               for j in range(len(k.priced))] for k in checks]
+    grid_balance = balance(values) if checks else Balance((), ())
+    limit = deck.parameters.get("balance")
+    if isinstance(limit, (int, float)) and grid_balance.ratio > limit + 1e-9:
+        out.append(f"grids: the hardest grid side's mean is {grid_balance.ratio:.3f} times the easiest's, more than "
+                   f"the recorded balance {limit}")
+    if deck.means is not None:
+        for side, stored, again in zip(deck.box.grids, deck.means, grid_balance.means):
+            if abs(stored - again) > TOLERANCE:
+                out.append(f"grids: {side.name}: stored mean {stored}, measured {again}")
+    if generated and deck.reading == "ends":
+        counted = [0] * len(deck.box.names)
+        for c in deck.cards:
+            for colour in c.temple.track:
+                counted[colour] += 1
+        want = colour_budget(deck.box.supply, sum(counted))
+        if counted != want:
+            shown = ", ".join(f"{n} {c}/{w}" for n, c, w in zip(deck.box.names, counted, want) if c != w)
+            out.append(f"tracks: colours not in proportion to the supply (found/expected: {shown})")
+    ids: set[str] = set()
+    for c in deck.cards:
+        if str(c.id) in ids:
+            out.append(f"card id {c.id!r} is used twice")
+        ids.add(str(c.id))
+    means = [value for _, _, value in layers]
+    flat = points_for(means, low if low is not None else 3, high if high is not None else 8) if means else []
+    suggested = []
+    at = 0
+    for c in deck.cards:
+        suggested.append(tuple(flat[at:at + len(c.temple.layers)]))
+        at += len(c.temple.layers)
+    given = [float(layer.points) for _, layer, _ in layers if layer.points is not None]
+    rank = spearman(means, given) if len(given) == len(means) and len(means) > 2 else None
+    return DeckCheck(tuple(checks), tuple(out), tuple(notes), grid_balance, tuple(suggested), rank)
+
+
+def _range(text: object) -> tuple[int | None, int | None]:
+    if isinstance(text, str) and "-" in text:
+        a, b = text.split("-", 1)
+        return int(a), int(b)
+    return None, None
+
