@@ -24,7 +24,7 @@ import cadquery as cq
 from cad.common import kit, plates, strokes, threemf
 from cad.common.kit import Mapper
 from cad.common.profile import Physical
-from cad.common.solids import fuse, mesh, prism, val
+from cad.common.solids import fuse, gem, mesh, prism, val
 from generators.common.palette import INK
 from generators.monolyth.deck import Deck
 from generators.monolyth.pool import SIDE, Pool
@@ -130,10 +130,8 @@ def token_parts(value: int, ph: Physical) -> list[tuple[str, cq.Shape, bool]]:
 
 
 def crystal() -> cq.Shape:
-    """A hexagonal crystal standing on its base, pointed at the top."""
-    work = (cq.Workplane().polygon(6, CRYSTAL).extrude(CRYSTAL * 1.1)
-            .faces(">Z").edges().chamfer(CRYSTAL * 0.3))
-    return val(work).translate(cq.Vector(CRYSTAL / 2, CRYSTAL / 2, 0))
+    """The crystal marker: a hexagonal crystal standing on its base, pointed at the top."""
+    return gem(CRYSTAL, CRYSTAL * 1.1)
 
 
 def filaments(pool: Pool) -> kit.Filaments:

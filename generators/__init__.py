@@ -49,6 +49,11 @@ register(Game(
     "monolyth", "Monolyth",
     "Structure cards: target shapes on the 4x4 board, proved buildable in order, priced by expected turns.",
     rules="generators.monolyth.rules", paper="print.monolyth", plastic="cad.monolyth"))
+register(Game(
+    "mystery-of-the-temples", "Mystery of the Temples",
+    "Temple cards: curse tracks whose layers are proved payable on every crystal grid, priced by difficulty.",
+    rules="generators.mystery_of_the_temples.rules", paper="print.mystery_of_the_temples",
+    plastic="cad.mystery_of_the_temples"))
 
 #: The game a command builds when none is named.
 DEFAULT = "puzzle-temple"

@@ -1,8 +1,7 @@
-"""Runs of coloured crystals paid along the lines of a grid (Mystery of the Temples' curse
-tracks on crystal grids).
+"""Runs of coloured crystals paid along the lines of a grid (``solver.grids``).
 
 Nouns:
-    Grid     slots (each with a drawing position) joined by lines: an undirected graph.
+    Grid     slots joined by lines (``solver.grids.Grid``).
     State    a crystal per slot: a colour index (``COLOURLESS`` is 0, the colours 1..) or
              ``EMPTY`` (-1).
     Run      the colours a payment must follow, in order: a colour index per crystal, 0
@@ -34,45 +33,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from solver.grids import Grid
+
 COLOURLESS = 0
 EMPTY = -1
-
-
-@dataclass(frozen=True, slots=True)
-class Grid:
-    """``positions[i]``: slot ``i``'s drawing position; ``lines``: pairs of slot indices."""
-
-    positions: tuple[tuple[float, float], ...]
-    lines: tuple[tuple[int, int], ...]
-
-    @property
-    def slots(self) -> int:
-        return len(self.positions)
-
-    def adjacency(self) -> np.ndarray:
-        adj = np.zeros((self.slots, self.slots), dtype=np.bool_)
-        for a, b in self.lines:
-            adj[a, b] = adj[b, a] = True
-        return adj
-
-    def connected(self) -> bool:
-        if not self.positions:
-            return False
-        seen = {0}
-        todo = [0]
-        neighbours: dict[int, list[int]] = {i: [] for i in range(self.slots)}
-        for a, b in self.lines:
-            neighbours[a].append(b)
-            neighbours[b].append(a)
-        while todo:
-            for b in neighbours[todo.pop()]:
-                if b not in seen:
-                    seen.add(b)
-                    todo.append(b)
-        return len(seen) == self.slots
-
-    def degree(self, slot: int) -> int:
-        return sum(1 for a, b in self.lines if slot in (a, b))
 
 
 def paths(grid: Grid, k: int) -> np.ndarray:

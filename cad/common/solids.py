@@ -49,6 +49,13 @@ def lead_in(shape: cq.Shape, z: float, region: tuple[float, float, float, float]
     return val(cq.Workplane().add(shape).newObject(edges).chamfer(size))
 
 
+def gem(width: float, height: float) -> cq.Shape:
+    """A hexagonal crystal ``width`` across its corners, standing on its base with a
+    pointed top, its base's bounding box from the origin."""
+    work = cq.Workplane().polygon(6, width).extrude(height).faces(">Z").edges().chamfer(width * 0.3)
+    return val(work).translate(cq.Vector(width / 2, width / 2, 0))
+
+
 def section(shape: cq.Shape, z: float) -> cq.Shape:
     """The shape cut by the plane at height ``z``: faces."""
     return val(cq.Workplane().add(shape).section(z))

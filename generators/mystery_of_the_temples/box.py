@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from generators.common.errors import RequestError
-from solver.paths import Grid, longest
+from solver.grids import Grid
 
 #: The published supply, with our RGB (Okabe and Ito's; colourless a pale grey).
 COLOURS: tuple[tuple[str, str, int], ...] = (
@@ -42,6 +42,9 @@ COLOURS: tuple[tuple[str, str, int], ...] = (
 SIDES = ("2-3", "4")
 #: Slots on a grid side.
 SLOTS = 12
+
+#: The least distance between two slots' drawing positions (a unit is a board's slot pitch).
+MIN_APART = 0.8
 
 RGB = re.compile(r"^#[0-9A-Fa-f]{6}$")
 NAME = re.compile(r"^[a-z][a-z0-9 _-]{0,23}$")
@@ -144,12 +147,12 @@ def _ours() -> tuple[Side, ...]:
             (1.5, 2.0), (2.5, 2.0), (1.0, 3.0), (2.0, 3.0)]
     hive_lines = [(0, 1), (1, 2), (3, 4), (4, 5), (5, 6), (7, 8), (8, 9), (10, 11), (0, 3), (0, 4), (1, 4), (1, 5),
                   (2, 5), (2, 6), (3, 7), (4, 7), (4, 8), (5, 8), (5, 9), (6, 9), (7, 10), (8, 10), (8, 11), (9, 11)]
-    wheel = [(1.0, 1.1), (2.0, 1.1)] + [(1.5 + 1.6 * math.cos(2 * math.pi * k / 10),
-                                          1.1 + 1.1 * math.sin(2 * math.pi * k / 10)) for k in range(10)]
+    wheel = [(1.0, 1.3), (2.0, 1.3)] + [(1.5 + 1.8 * math.cos(2 * math.pi * k / 10),
+                                          1.3 + 1.3 * math.sin(2 * math.pi * k / 10)) for k in range(10)]
     wheel_lines = [(0, 1)] + [(2 + k, 2 + (k + 1) % 10) for k in range(10)]
     wheel_lines += [(0 if wheel[2 + k][0] < 1.5 else 1, 2 + k) for k in range(0, 10, 2)]
     twin = [(1.0 + math.cos(math.pi * k / 3), 1.0 + math.sin(math.pi * k / 3)) for k in range(6)]
-    twin += [(3.2 + math.cos(math.pi * k / 3 + math.pi), 1.0 + math.sin(math.pi * k / 3 + math.pi)) for k in range(6)]
+    twin += [(3.9 + math.cos(math.pi * k / 3 + math.pi), 1.0 + math.sin(math.pi * k / 3 + math.pi)) for k in range(6)]
     twin_lines = [(k, (k + 1) % 6) for k in range(6)] + [(6 + k, 6 + (k + 1) % 6) for k in range(6)]
     twin_lines += [(0, 6), (1, 11), (5, 7)]
     grids = [
@@ -277,6 +280,14 @@ def _grids(raw: Any, source: str, problems: list[str]) -> tuple[Side, ...]:
         if len(set(grid.lines)) != len(grid.lines):
             problems.append(f"{where}.lines: a line is listed twice")
             continue
+        close = [(a, b) for a in range(n) for b in range(a + 1, n)
+                 if math.dist(grid.positions[a], grid.positions[b]) < MIN_APART - 1e-9]
+        if close:
+            a, b = close[0]
+            apart = math.dist(grid.positions[a], grid.positions[b])
+            problems.append(f"{where}.slots: slots {a} and {b} are {apart:.2f} apart; keep slots at least {MIN_APART} "
+                            f"apart (one unit is a slot pitch on a printed board)")
+            continue
         if not grid.connected():
             problems.append(f"{where}: the grid is not connected (every slot must be reachable along lines)")
             continue
@@ -379,7 +390,3 @@ def runs(temple: Temple, layer: Layer, reading: str = "ends") -> list[tuple[int,
         return [layer.row]
     track = temple.track
     return [tuple(track[:layer.position]), tuple(reversed(track[layer.position - 1:]))]
-
-
-def payable_length(side: Side) -> int:
-    return longest(side.grid)

@@ -136,7 +136,8 @@ def deck_from_json(data: Any, source: str = "<deck>") -> Deck:
     if problems:
         raise DeckError(f"{source}: not a {FORMAT} deck: {deckfile.summarise(problems)}")
     reading = data.get("reading", "ends")
-    raw_box: dict[str, Any] = {"title": "deck"}
+    title = data.get("parameters", {}).get("box")
+    raw_box: dict[str, Any] = {"title": title if isinstance(title, str) and title.strip() else "deck"}
     if "colours" in data:
         raw_box["colours"] = data["colours"]
     if "grids" in data:

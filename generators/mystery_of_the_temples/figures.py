@@ -11,7 +11,7 @@ from generators.mystery_of_the_temples.box import Box, Side, Temple, runs
 from generators.mystery_of_the_temples.deck import Card, Deck
 from generators.mystery_of_the_temples.measure import GAMES
 from generators.mystery_of_the_temples.verify import DeckCheck
-from solver.paths import Grid, paths
+from solver.grids import Grid
 
 
 def reading_text(deck: Deck) -> str:
@@ -45,6 +45,8 @@ def summary(deck: Deck, check: DeckCheck, spec: Any = None) -> list[Figure]:
 def balance_table(box: Box, check: DeckCheck) -> Table:
     """Per grid side: its lines, how many paths of 3, 5 and 7 slots it has, its mean
     difficulty and the layers it cannot pay."""
+    from solver.paths import paths
+
     b = check.balance
     rows = []
     for i, side in enumerate(box.grids):
@@ -132,6 +134,8 @@ def grid_picture(grid: Grid, path: Sequence[int] = ()) -> str:
 def cards(deck: Deck, chosen: Sequence[Card]) -> list[Figure]:
     """What ``show`` prints: each temple side, then each layer's cheaper run paid on the
     first grid side along a path (its slots numbered in payment order)."""
+    from solver.paths import paths
+
     out: list[Figure] = []
     side: Side = deck.box.grids[0]
     for card in chosen:
@@ -156,7 +160,7 @@ def cards(deck: Deck, chosen: Sequence[Card]) -> list[Figure]:
 
 def verdict(deck: Deck, check: DeckCheck) -> Fact:
     if check.ok:
-        return Fact("verification", f"every one of the {check.counted} is paid again along its stored paths on every "
+        return Fact("verification", f"all {check.counted}: every layer paid again along its stored paths on every "
                                     f"grid side and measured again; points rise with difficulty; the grids are "
                                     f"balanced")
     return Fact("verification", f"FAILED: {'; '.join(check.problems[:3])}")

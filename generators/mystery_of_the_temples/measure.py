@@ -19,9 +19,13 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from generators.mystery_of_the_temples.box import Box, Layer, Side, Temple, runs
-from solver.paths import Grid, Measured, measure, paths
+from solver.grids import Grid
+
+if TYPE_CHECKING:
+    from solver.paths import Measured
 
 #: Seeded mid-game grids per layer and grid side.
 GAMES = 1000
@@ -31,6 +35,8 @@ PLACES = 3
 
 @lru_cache(maxsize=256)
 def _paths(grid: Grid, k: int) -> tuple[tuple[int, ...], ...]:
+    from solver.paths import paths
+
     return tuple(tuple(int(v) for v in row) for row in paths(grid, k)[:1])
 
 
@@ -53,6 +59,8 @@ def seed_of(temple: Temple, layer: Layer, reading: str) -> int:
 def difficulty(box: Box, side: Side, temple: Temple, layer: Layer, reading: str,
                games: int = GAMES) -> Measured | None:
     """The layer's expected actions on ``side`` (None: the grid cannot pay it at all)."""
+    from solver.paths import measure
+
     try:
         return measure(side.grid, runs(temple, layer, reading), box.supply, games=games,
                        seed=seed_of(temple, layer, reading))

@@ -16,7 +16,6 @@ from generators.common import parse
 from generators.common.errors import check
 from generators.common.options import SEED, WORKERS, Option, choice, output, recorded, switch, whole
 from generators.mystery_of_the_temples.box import DEFAULT, SLOTS, Box, parse_box
-from solver.paths import longest
 
 GAME = "mystery-of-the-temples"
 
@@ -115,6 +114,8 @@ class Spec:
         else:
             if not self.box.grids:
                 out.append("box: the box has no grid sides to make temples for")
+            from solver.paths import longest
+
             for side in self.box.grids:
                 if longest(side.grid) < self.cheapest_run:
                     out.append(f"box: grid {side.name}: its longest path holds {longest(side.grid)} slots, fewer than "

@@ -20,7 +20,7 @@ from generators.common.grading import spearman
 from generators.mystery_of_the_temples.box import Side, runs
 from generators.mystery_of_the_temples.deck import Card, CardId, Deck, Paid, Priced
 from generators.mystery_of_the_temples.measure import PLACES, Balance, balance, difficulty, from_empty, witnesses
-from solver.paths import Grid, paths
+from solver.grids import Grid
 
 #: How far a recomputed figure may be from the stored one (its rounding).
 TOLERANCE = 0.0005 + 1e-9
@@ -90,6 +90,8 @@ def follows(path: Sequence[int], grid: Grid, length: int) -> str | None:
 
 
 def check_card(deck: Deck, card: Card) -> CardCheck:
+    from solver.paths import paths
+
     problems: list[str] = []
     priced = []
     box = deck.box

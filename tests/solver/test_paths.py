@@ -10,7 +10,8 @@ import random
 import numpy as np
 import pytest
 
-from solver.paths import COLOURLESS, EMPTY, Grid, actions, from_empty, longest, measure, min_swaps, paths, paying
+from solver.grids import Grid
+from solver.paths import COLOURLESS, EMPTY, actions, from_empty, longest, measure, min_swaps, paths, paying
 
 SUPPLY = [24, 8, 8, 8, 6, 6]  # colourless, red, yellow, blue, green, purple
 R, Y, B, G, P = 1, 2, 3, 4, 5

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from dataclasses import replace
 
 import pytest
@@ -48,6 +49,7 @@ def test_our_box_is_the_published_supply_and_eight_grid_sides_that_draw_cleanly(
         grid = side.grid
         assert grid.slots == 12 and grid.connected() and longest(grid) == 12 and side.ability
         at = grid.positions
+        assert min(math.dist(at[a], at[b]) for a, b in itertools.combinations(range(12), 2)) >= 0.8
         for (a, b), (c, d) in itertools.combinations(grid.lines, 2):
             assert not crossing(at[a], at[b], at[c], at[d]), (side.name, (a, b), (c, d))
     assert len({s.grid.lines for s in DEFAULT.grids}) == 8
@@ -59,6 +61,7 @@ def test_our_box_is_the_published_supply_and_eight_grid_sides_that_draw_cleanly(
 @pytest.mark.parametrize("change, words", [
     ({"grids": [{"slots": [[0, 0], [1, 0], [2, 0]], "lines": [[0, 1]]}]}, "grids[1]: the grid is not connected"),
     ({"grids": [{"slots": [[0, 0], [1, 0]], "lines": [[0, 5]]}]}, "grids[1].lines: expected pairs of slot indices"),
+    ({"grids": [{"slots": [[0, 0], [0.5, 0]], "lines": [[0, 1]]}]}, "grids[1].slots: slots 0 and 1 are 0.50 apart"),
     ({"temples": [{"colour": "red", "side": "4", "track": ["red", "pink"], "layers": [{"position": 1}]}]},
      "temples[1].track: 'pink' is not a colour of the supply"),
     ({"temples": [{"colour": "red", "side": "4", "track": ["red", "blue"], "layers": [{"position": 3}]}]},

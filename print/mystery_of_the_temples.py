@@ -1,0 +1,345 @@
+"""Mystery of the Temples on paper: temple cards and crystal grids.
+
+A temple card shows its temple's colour and player count, the arch: the track's crystals
+along an arc from the left end over to the right end, each in its colour with its letter (C
+for colourless: any crystal), and each layer's points in a shield over its crystal; under
+the arch, how a layer is paid, and the layer's difficulty in small print. A grid card shows
+its board and side, the slots (rings sized for a crystal) joined by lines, and the side's
+ability in words. Each is laid out as data first (``arch`` and ``grid_layout``), then drawn.
+
+``cards.pdf`` holds the temple cards and ``grids.pdf`` the grids. Printed duplex, a temple's
+2-3 player side is a card's front and its 4 player side the back, and a board's side A the
+front and side B the back (a side without its partner gets a plain back); printed one-sided,
+every side is a front of its own. ``calibration.pdf`` is the duplex calibration sheet.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from generators.common.errors import RequestError
+from generators.common.words import plural
+from generators.mystery_of_the_temples.box import Box, Side, Temple
+from generators.mystery_of_the_temples.deck import Card, Deck
+from print.common import colours, sheets
+from print.common.layout import FRAME_INSET, Imposition, Segment, Settings, Slot, impose
+from print.common.layout import Box as Rect
+from print.common.pdf import MIN_TEXT, Document, Meta, Pen
+from print.common.sheets import calibration_pdf, draw_imposition, wrap
+from print.common.sizes import CARDS, CardSize, Paper
+
+TITLE = "Mystery of the Temples"
+USES = frozenset({"size", "paper", "duplex", "layout", "back_offset", "bleed", "safe", "margin", "out"})
+FILES = (("cards.pdf", "the temple cards: a temple's 2-3 player side on the front, its 4 player side on the back"),
+         ("grids.pdf", "the crystal grids: a board's side A on the front, side B on the back"),
+         ("calibration.pdf", "the duplex calibration sheet"))
+
+AUTO = CardSize("tarot", *CARDS["tarot"])
+
+HEAD = 12.0        #: the header: the temple and its players
+TEXT_ROOM = 24.0   #: under the arch: how a layer is paid, and the layers' difficulty
+MIN_CRYSTAL = 2.6  #: the least crystal radius (mm) that holds its letter
+BACKGROUND = "#F4F1EA"
+BORDER = "#8C7B5B"
+INK = "#3A3226"
+STONE = "#D9CFBC"
+SHIELD = "#3A3226"
+
+
+@dataclass(frozen=True, slots=True)
+class Arch:
+    """Where a track's crystals go (centres, relative to the trim box's bottom-left) and
+    their radius, and where each layer's shield goes."""
+
+    centres: tuple[tuple[float, float], ...]
+    radius: float
+    shields: tuple[tuple[float, float], ...]
+
+
+def arch(size: CardSize, safe: float, length: int) -> Arch:
+    """The track along a tall half ellipse, a temple's doorway (left end low on the left,
+    over the top, right end low on the right), the crystals evenly spaced along it and as
+    large as the card allows, each layer's shield outside it.
+
+    Raises:
+        RequestError: the crystals would be too small to read.
+    """
+    inner = Rect(safe, safe, size.width - 2 * safe, size.height - 2 * safe)
+    shield = 4.2
+    rx = inner.w / 2 - 2 * shield - 4.5
+    bottom = inner.y + TEXT_ROOM + 8
+    ry = min(rx * 2.4, inner.y1 - HEAD - 2 * shield - 8 - bottom)
+    cx, cy = inner.cx, bottom
+    steps = 720
+    points = [(cx + rx * math.cos(math.pi * (1 - k / steps)), cy + ry * math.sin(math.pi * (1 - k / steps)))
+              for k in range(steps + 1)]
+    along = [0.0]
+    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+        along.append(along[-1] + math.hypot(x1 - x0, y1 - y0))
+    gap = along[-1] / max(1, length - 1)
+    radius = min(6.0, gap * 0.44)
+    if radius < MIN_CRYSTAL:
+        raise RequestError(f"size: a {size} card draws crystals {radius:.1f} mm across, less than the {MIN_CRYSTAL:g} "
+                           f"mm that holds a letter; a temple card needs a larger card (tarot)")
+    centres = []
+    shields = []
+    k = 0
+    for i in range(length):
+        want = i * gap
+        while k < steps and along[k + 1] < want:
+            k += 1
+        t = math.pi * (1 - k / steps)
+        x, y = points[k]
+        nx, ny = math.cos(t) / rx, math.sin(t) / ry  # the ellipse's outward normal
+        norm = math.hypot(nx, ny)
+        out = radius + shield + 1.5
+        centres.append((x, y))
+        shields.append((x + nx / norm * out, y + ny / norm * out))
+    return Arch(tuple(centres), radius, tuple(shields))
+
+
+def crystal(pen: Pen, x: float, y: float, r: float, rgb: str, letter: str) -> None:
+    """A crystal: a hexagon in its colour, its letter inside."""
+    points = [(x + r * math.cos(math.pi / 6 + k * math.pi / 3), y + r * math.sin(math.pi / 6 + k * math.pi / 3))
+              for k in range(6)]
+    pen.polygon(points, fill=rgb, stroke=INK, width=0.35)
+    pen.centred_text(x, y, letter, max(MIN_TEXT, r * 2.4), bold=True, colour=colours.text_on(rgb))
+
+
+def draw_temple(pen: Pen, slot: Slot, box: Box, temple: Temple, card: Card | None, reading: str,
+                lay: Arch | None) -> None:
+    t = slot.trim
+    ox, oy = t.x, t.y
+    inner = slot.safe.inset(FRAME_INSET)
+    name = box.names[temple.colour]
+    rgb = box.colours[temple.colour].rgb
+    pen.rect(slot.bleed, fill=BACKGROUND)
+    pen.rect(Rect(slot.bleed.x, inner.y1 - 7, slot.bleed.w, slot.bleed.y1 - inner.y1 + 7), fill=rgb)
+    ink = colours.text_on(rgb)
+    pen.text(inner.x, inner.y1 - 4.5, f"{name.capitalize()} temple", 11, bold=True, colour=ink)
+    pen.text(inner.x1, inner.y1 - 4.5, f"{temple.side} players", 8, bold=True, anchor="end", colour=ink)
+    letters = box.letters
+    if reading == "rows" or lay is None:
+        _rows(pen, inner, box, temple)
+    else:
+        centres = [(ox + x, oy + y) for x, y in lay.centres]
+        for (x0, y0), (x1, y1) in zip(centres, centres[1:]):  # the arch's stones under the crystals
+            pen.line(Segment(x0, y0, x1, y1), width=lay.radius * 2.4, colour=STONE)
+        for (x, y), c in zip(centres, temple.track):
+            crystal(pen, x, y, lay.radius, box.colours[c].rgb, letters[box.names[c]])
+        for layer in temple.layers:
+            sx, sy = lay.shields[layer.position - 1]
+            _shield(pen, ox + sx, oy + sy, layer.points)
+    y = inner.y + TEXT_ROOM - 6
+    words = ("Break a layer: pay crystals from either end of the arch up to its shield, in order, pulled along "
+             "your grid's lines; any crystal pays a C.") if reading != "rows" else (
+             "Break a layer: pay its row of crystals, in order from either end, pulled along your grid's lines; any "
+             "crystal pays a C.")
+    for part in wrap(words, MIN_TEXT, inner.w, lines=4):
+        pen.text(inner.x, y, part, MIN_TEXT, colour=INK)
+        y -= 2.9
+    if card is not None and card.priced is not None:
+        shown = "  ".join(f"{layer.position}: {p.actions:.1f}" for layer, p in zip(temple.layers, card.priced))
+        pen.text(inner.x, inner.y + 6.5, "expected actions by layer", MIN_TEXT, colour="#8C7B5B")
+        pen.text(inner.x, inner.y + 3.3, shown, MIN_TEXT, colour="#8C7B5B")
+
+
+def _shield(pen: Pen, x: float, y: float, points: int | None) -> None:
+    w = 4.2
+    pen.polygon([(x - w, y + w), (x + w, y + w), (x + w, y - w * 0.2), (x, y - w * 1.2), (x - w, y - w * 0.2)],
+                fill=SHIELD, stroke=None)
+    pen.centred_text(x, y + w * 0.15, "?" if points is None else str(points), 9, bold=True, colour="#FFFFFF")
+
+
+def _rows(pen: Pen, inner: Rect, box: Box, temple: Temple) -> None:
+    """Read as rows: each layer its own row of crystals, the shield at its left."""
+    letters = box.letters
+    r = 3.6
+    y = inner.y1 - HEAD - 10
+    for layer in temple.layers:
+        _shield(pen, inner.x + 5, y, layer.points)
+        for i, c in enumerate(layer.row):
+            crystal(pen, inner.x + 15 + i * (2 * r + 1.5), y, r, box.colours[c].rgb, letters[box.names[c]])
+        y -= 2 * r + 5
+
+
+@dataclass(frozen=True, slots=True)
+class GridLayout:
+    """A grid's slots on the card: the scale and offset of its drawing positions, the slot
+    radius."""
+
+    scale: float
+    x0: float
+    y0: float
+    radius: float
+
+
+def grid_layout(size: CardSize, safe: float, side: Side) -> GridLayout:
+    inner = Rect(safe, safe, size.width - 2 * safe, size.height - 2 * safe)
+    xs = [x for x, _ in side.grid.positions]
+    ys = [y for _, y in side.grid.positions]
+    span_x = max(xs) - min(xs) or 1.0
+    span_y = max(ys) - min(ys) or 1.0
+    room = Rect(inner.x + 6, inner.y + 34, inner.w - 12, inner.h - HEAD - 40)
+    scale = min(room.w / span_x, room.h / span_y)
+    radius = min(5.0, scale * 0.3)
+    if radius < MIN_CRYSTAL:
+        raise RequestError(f"size: a {size} card draws grid slots {radius:.1f} mm across, too small; a grid needs a "
+                           f"larger card (tarot)")
+    x0 = room.cx - (min(xs) + max(xs)) / 2 * scale
+    y0 = room.cy + (min(ys) + max(ys)) / 2 * scale
+    return GridLayout(scale, x0, y0, radius)
+
+
+def draw_grid(pen: Pen, slot: Slot, side: Side, lay: GridLayout) -> None:
+    t = slot.trim
+    inner = slot.safe.inset(FRAME_INSET)
+    pen.rect(slot.bleed, fill=BACKGROUND)
+    pen.rect(slot.safe, stroke=BORDER, width=0.5, radius=2.5)
+    pen.text(inner.x, inner.y1 - 1.0, "Crystal grid", 11, bold=True, colour=INK)
+    pen.text(inner.x1, inner.y1 - 1.0, f"board {side.board}, side {side.side}", 8, bold=True, anchor="end",
+             colour=INK)
+
+    def at(i: int) -> tuple[float, float]:
+        x, y = side.grid.positions[i]
+        return t.x + lay.x0 + x * lay.scale, t.y + lay.y0 - y * lay.scale
+
+    for a, b in side.grid.lines:
+        pen.line(Segment(*at(a), *at(b)), width=1.6, colour=BORDER)
+    for i in range(side.grid.slots):
+        x, y = at(i)
+        pen.circle(x, y, lay.radius, fill="#FFFFFF", stroke=INK, width=0.5)
+    y = inner.y + 24
+    for part in wrap(side.ability or "(no ability)", 8, inner.w, lines=5):
+        pen.text(inner.x, y, part, 8, colour=INK)
+        y -= 3.4
+    pen.text(inner.x, inner.y + 0.6, f"{side.grid.slots} slots, {len(side.grid.lines)} lines", MIN_TEXT,
+             colour="#8C7B5B")
+
+
+def draw_plain_back(pen: Pen, slot: Slot) -> None:
+    t = slot.trim
+    pen.rect(slot.bleed, fill=INK)
+    pen.rect(Rect(t.x + 3, t.y + 3, t.w - 6, t.h - 6), stroke=STONE, width=0.6, radius=3)
+    pen.centred_text(t.cx, t.cy, "MYSTERY OF THE TEMPLES", min(9.0, t.w / 8), bold=True, colour=STONE)
+
+
+# -- the whole job -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    size: CardSize | str
+    paper: Paper
+    duplex: str
+    back_offset: tuple[float, float]
+    bleed: float
+    safe: float = 3.0
+    margin: float | None = None
+    layout: str = "sheets"
+
+
+@dataclass(frozen=True, slots=True)
+class Printed:
+    files: dict[str, bytes]
+    size: CardSize
+    imposition: Imposition
+    grids: Imposition
+    labels: tuple[str, ...]
+
+
+def pairs(items: Sequence[object], key: Callable[[object], object], first: Callable[[object], bool],
+          duplex: bool) -> list[tuple[object | None, object | None]]:
+    """Fronts and backs: with ``duplex``, items sharing a ``key`` go front (``first``) and
+    back; without, each item is a front with no back."""
+    if not duplex:
+        return [(item, None) for item in items]
+    out: dict[object, list[object | None]] = {}
+    for item in items:
+        pair = out.setdefault(key(item), [None, None])
+        pair[0 if first(item) else 1] = item
+    return [(a, b) for a, b in out.values()]
+
+
+def make(deck: Deck, request: Request, title: str) -> Printed:
+    """``cards.pdf`` (the temples), ``grids.pdf`` (the crystal grids) and ``calibration.pdf``
+    (for duplex printing).
+
+    Raises:
+        RequestError: a size that cannot hold a readable card, or paper too small.
+    """
+    size = AUTO if request.size == "auto" else request.size
+    assert isinstance(size, CardSize)
+    safe = request.safe + FRAME_INSET
+    box = deck.box
+    arches = {n: arch(size, safe, n) for n in {len(c.temple.track) for c in deck.cards}} if deck.reading != "rows" \
+        else {}
+    layouts = {side.name: grid_layout(size, safe, side) for side in box.grids}
+    duplex = request.duplex != "none"
+    settings = Settings(request.paper, size, request.bleed, request.safe, request.margin, request.duplex,
+                        request.back_offset, request.layout)
+    temples = pairs(deck.cards, lambda c: c.temple.colour, lambda c: c.temple.side == "2-3", duplex)  # type: ignore[attr-defined]
+    imposition = impose(len(temples), settings)
+
+    def temple_face(card: object | None) -> Callable[[Pen, Slot], None]:
+        if card is None:
+            return draw_plain_back
+        assert isinstance(card, Card)
+        return lambda pen, slot: draw_temple(pen, slot, box, card.temple, card, deck.reading,
+                                             arches.get(len(card.temple.track)))
+
+    ids = [" / ".join(str(c.id) for c in pair if isinstance(c, Card)) for pair in temples]
+    meta = f"{len(deck.cards)} temple sides, {size.name} {size.width:g} x {size.height:g} mm"
+    doc = Document(Meta(f"{title}: temples", f"{TITLE} temple cards ({meta})", TITLE), request.duplex)
+    draw_imposition(doc, imposition, title=title, ids=ids,
+                    front=lambda pen, slot: temple_face(temples[slot.card][0])(pen, slot),
+                    back=(lambda pen, slot: temple_face(temples[slot.card][1])(pen, slot)) if duplex else None)
+    files = {"cards.pdf": doc.data()}
+    boards = pairs(box.grids, lambda s: s.board, lambda s: s.side == "A", duplex)  # type: ignore[attr-defined]
+    grid_sheet = impose(len(boards), settings)
+
+    def grid_face(side: object | None) -> Callable[[Pen, Slot], None]:
+        if side is None:
+            return draw_plain_back
+        assert isinstance(side, Side)
+        return lambda pen, slot: draw_grid(pen, slot, side, layouts[side.name])
+
+    gdoc = Document(Meta(f"{title}: grids", f"{TITLE}: {plural(len(box.grids), 'grid side')}", TITLE), request.duplex)
+    draw_imposition(gdoc, grid_sheet, title=f"{title}: grids",
+                    ids=[" / ".join(s.name for s in pair if isinstance(s, Side)) for pair in boards],
+                    front=lambda pen, slot: grid_face(boards[slot.card][0])(pen, slot),
+                    back=(lambda pen, slot: grid_face(boards[slot.card][1])(pen, slot)) if duplex else None)
+    files["grids.pdf"] = gdoc.data()
+    cal = calibration_pdf(settings, imposition, title, TITLE)
+    if cal is not None:
+        files["calibration.pdf"] = cal
+    return Printed(files, size, imposition, grid_sheet, tuple(ids))
+
+
+def deck_title(deck: Deck, path: str | Path) -> str:
+    return sheets.deck_title(TITLE, deck.seed, path)
+
+
+def request(values: Mapping[str, object]) -> Request:
+    return Request(values["size"], values["paper"], values["duplex"], values["back_offset"],  # type: ignore[arg-type]
+                   values["bleed"], values["safe"], values["margin"], str(values.get("layout", "sheets")))  # type: ignore[arg-type]
+
+
+def summary(printed: Printed) -> list[str]:
+    lines = [sheets.cards_line(printed.imposition, printed.size)]
+    g = printed.grids
+    lines.append(f"grids.pdf: {plural(len(g.pages), 'page')}, {plural(sum(len(p.fronts) for p in g.pages), 'board')}")
+    if "calibration.pdf" in printed.files:
+        lines.append(sheets.CALIBRATION_LINE)
+    return lines
+
+
+if TYPE_CHECKING:  # the type checker holds this module to the contract
+    from generators.contract import Paper as _Contract
+    from print import mystery_of_the_temples as _self
+
+    _conforms: _Contract = _self
