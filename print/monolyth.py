@@ -28,8 +28,8 @@ from generators.monolyth.structure import ANY, colour_words, rows_of
 from print.common import colours, sheets
 from print.common.layout import FRAME_INSET, Box, Imposition, Settings, Slot, impose
 from print.common.pdf import MIN_TEXT, Document, Meta, Pen
-from print.common.sheets import calibration_pdf, draw_imposition, wrap
-from print.common.sizes import CARDS, CardSize, Paper
+from print.common.sheets import CardRequest, calibration_pdf, card_request, draw_imposition, wrap
+from print.common.sizes import CARDS, CardSize
 from solver.heightmap import Cube
 
 TITLE = "Monolyth"
@@ -238,16 +238,8 @@ def draw_token(pen: Pen, slot: Slot, label: str, value: int, fill: str) -> None:
 # -- the whole job -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Request:
-    size: CardSize | str
-    paper: Paper
-    duplex: str
-    back_offset: tuple[float, float]
-    bleed: float
-    safe: float = 3.0
-    margin: float | None = None
-    layout: str = "sheets"
+Request = CardRequest
+request = card_request
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,8 +263,7 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
     size = AUTO if request.size == "auto" else request.size
     assert isinstance(size, CardSize)
     lay = layout(size, request.safe + FRAME_INSET, deck.height, any(c.target.colours for c in deck.cards))
-    settings = Settings(request.paper, size, request.bleed, request.safe, request.margin, request.duplex,
-                        request.back_offset, request.layout)
+    settings = request.settings(size)
     imposition = impose(len(deck.cards), settings)
     raw = deck.parameters.get("tier_bounds")
     bounds = (float(raw[0]), float(raw[1])) if isinstance(raw, list) and len(raw) == 2 else None
@@ -301,11 +292,6 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
 
 def deck_title(deck: Deck, path: str | Path) -> str:
     return sheets.deck_title(TITLE, deck.seed, path)
-
-
-def request(values: Mapping[str, object]) -> Request:
-    return Request(values["size"], values["paper"], values["duplex"], values["back_offset"],  # type: ignore[arg-type]
-                   values["bleed"], values["safe"], values["margin"], str(values.get("layout", "sheets")))  # type: ignore[arg-type]
 
 
 def summary(printed: Printed) -> list[str]:

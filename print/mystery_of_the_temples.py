@@ -16,7 +16,7 @@ every side is a front of its own. ``calibration.pdf`` is the duplex calibration 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,11 +26,11 @@ from generators.common.words import plural
 from generators.mystery_of_the_temples.box import Box, Side, Temple
 from generators.mystery_of_the_temples.deck import Card, Deck
 from print.common import colours, sheets
-from print.common.layout import FRAME_INSET, Imposition, Segment, Settings, Slot, impose
+from print.common.layout import FRAME_INSET, Imposition, Segment, Slot, impose
 from print.common.layout import Box as Rect
 from print.common.pdf import MIN_TEXT, Document, Meta, Pen
-from print.common.sheets import calibration_pdf, draw_imposition, wrap
-from print.common.sizes import CARDS, CardSize, Paper
+from print.common.sheets import CardRequest, calibration_pdf, card_request, draw_imposition, wrap
+from print.common.sizes import CARDS, CardSize
 
 TITLE = "Mystery of the Temples"
 USES = frozenset({"size", "paper", "duplex", "layout", "back_offset", "bleed", "safe", "margin", "out"})
@@ -231,16 +231,8 @@ def draw_plain_back(pen: Pen, slot: Slot) -> None:
 # -- the whole job -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Request:
-    size: CardSize | str
-    paper: Paper
-    duplex: str
-    back_offset: tuple[float, float]
-    bleed: float
-    safe: float = 3.0
-    margin: float | None = None
-    layout: str = "sheets"
+Request = CardRequest
+request = card_request
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,8 +272,7 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
         else {}
     layouts = {side.name: grid_layout(size, safe, side) for side in box.grids}
     duplex = request.duplex != "none"
-    settings = Settings(request.paper, size, request.bleed, request.safe, request.margin, request.duplex,
-                        request.back_offset, request.layout)
+    settings = request.settings(size)
     temples = pairs(deck.cards, lambda c: c.temple.colour, lambda c: c.temple.side == "2-3", duplex)  # type: ignore[attr-defined]
     imposition = impose(len(temples), settings)
 
@@ -322,11 +313,6 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
 
 def deck_title(deck: Deck, path: str | Path) -> str:
     return sheets.deck_title(TITLE, deck.seed, path)
-
-
-def request(values: Mapping[str, object]) -> Request:
-    return Request(values["size"], values["paper"], values["duplex"], values["back_offset"],  # type: ignore[arg-type]
-                   values["bleed"], values["safe"], values["margin"], str(values.get("layout", "sheets")))  # type: ignore[arg-type]
 
 
 def summary(printed: Printed) -> list[str]:

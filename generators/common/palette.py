@@ -77,3 +77,16 @@ def contrast(a: str, b: str) -> float:
 def text_on(colour: str) -> str:
     """Ink or paper, whichever reads better on ``colour``."""
     return INK if contrast(colour, INK) >= contrast(colour, PAPER) else PAPER
+
+
+def letters(names: Sequence[str]) -> dict[str, str]:
+    """A letter per colour name, printed next to the colour so that it reads in greyscale:
+    the name's first letter not yet taken, then its next (``blue`` B, ``black`` L), else the
+    first free letter of the alphabet (``?`` past 26 names)."""
+    out: dict[str, str] = {}
+    for name in names:
+        taken = set(out.values())
+        choices = [ch for ch in name.upper() if ch.isalpha()] + [chr(c) for c in range(ord("A"), ord("Z") + 1)]
+        out[name] = next((ch for ch in choices if ch not in taken), "?")
+    return out
+

@@ -66,15 +66,10 @@ class Pool:
 
     @property
     def letters(self) -> dict[str, str]:
-        """A letter per colour, as cards and boards print it next to the colour: the name's
-        first letter, or its next letter not yet taken (``blue`` B, ``black`` L), or the
-        first free letter of the alphabet."""
-        out: dict[str, str] = {}
-        for name in self.colour_names:
-            taken = set(out.values())
-            choices = [ch for ch in name.upper() if ch.isalpha()] + [chr(c) for c in range(ord("A"), ord("Z") + 1)]
-            out[name] = next((ch for ch in choices if ch not in taken), "?")
-        return out
+        """A letter per colour (``generators.common.palette.letters``)."""
+        from generators.common.palette import letters
+
+        return letters(self.colour_names)
 
     @property
     def cubes(self) -> int:

@@ -101,14 +101,10 @@ class Box:
 
     @property
     def letters(self) -> dict[str, str]:
-        """A letter per colour, printed with it: the name's first letter not yet taken
-        (colourless C, ...), or the first free letter of the alphabet."""
-        out: dict[str, str] = {}
-        for name in self.names:
-            taken = set(out.values())
-            choices = [ch for ch in name.upper() if ch.isalpha()] + [chr(c) for c in range(ord("A"), ord("Z") + 1)]
-            out[name] = next((ch for ch in choices if ch not in taken), "?")
-        return out
+        """A letter per colour (``generators.common.palette.letters``)."""
+        from generators.common.palette import letters
+
+        return letters(self.names)
 
     def track_text(self, track: Sequence[int]) -> str:
         letters = self.letters

@@ -4,13 +4,15 @@ cards on the page and a 100 mm ruler; and the duplex calibration sheet."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from generators.common.proof import stamp
 from generators.common.words import plural
 from print.common import colours
 from print.common.layout import RULER, Box, Calibration, Imposition, Segment, Settings, Slot
 from print.common.pdf import MIN_TEXT, SMALL, Document, Pen, draw_stamp, text_width
+from print.common.sizes import CardSize, Paper
 
 Draw = Callable[[Pen, Slot], None]
 
@@ -248,3 +250,29 @@ def cards_line(imposition: Imposition, size: object, what: str = "") -> str:
 
 
 CALIBRATION_LINE = "calibration.pdf: print it duplex once and read --back-offset off it"
+
+
+@dataclass(frozen=True, slots=True)
+class CardRequest:
+    """A print request of the options every card game reads (a game with more has its own)."""
+
+    size: CardSize | str
+    paper: Paper
+    duplex: str
+    back_offset: tuple[float, float]
+    bleed: float
+    safe: float = 3.0
+    margin: float | None = None
+    layout: str = "sheets"
+
+    def settings(self, size: CardSize) -> Settings:
+        return Settings(self.paper, size, self.bleed, self.safe, self.margin, self.duplex, self.back_offset,
+                        self.layout)
+
+
+def card_request(values: Mapping[str, object]) -> CardRequest:
+    """The request from the parsed print options (``print.common.options``)."""
+    return CardRequest(values["size"], values["paper"], values["duplex"], values["back_offset"],  # type: ignore[arg-type]
+                       values["bleed"], values["safe"], values["margin"],  # type: ignore[arg-type]
+                       str(values.get("layout", "sheets")))
+
