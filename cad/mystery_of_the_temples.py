@@ -3,10 +3,10 @@ the supply.
 
 A board is a plate with a pocket for a crystal at every slot (``SPACING`` mm between slot
 positions one unit apart, each pocket the crystal's width plus ``clearance``), a groove along
-every line from pocket to pocket, and the side's name (``1A``) cut into a corner. AMS inlays
-the grooves and the name in ink; NO-AMS prints the plate in one filament and changes colour
-at the grooves' floor, so lines and name show in the second filament. The side's ability is
-printed on its paper grid card (``print/mystery_of_the_temples.py``), not in plastic.
+every line from pocket to pocket, and, under the slots, the side's ability (in the label
+font's capitals; other characters dropped) and its name (``1A``), cut in. AMS inlays the
+grooves and the words in ink; NO-AMS prints the plate in one filament and changes colour at
+the grooves' floor, so lines and words show in the second filament.
 
 A crystal is a hexagonal gem standing on its base; the kit holds the supply's counts of each
 colour (24 colourless, 8 red, ...), one colour a plate in NO-AMS.
@@ -40,16 +40,38 @@ GROOVE = 2.4     #: a line's width
 CRYSTAL = 10.0   #: a crystal's width across its corners
 CRYSTAL_H = 12.0  #: a crystal's height
 LABEL = 6.0      #: the side name's height
+ABILITY = 3.6    #: the ability's letters' height
 BOARD = "#D9CFBC"
 
 SINGLE = (threemf.Filament("first filament: the board, or the plate's crystal colour", "#8C7B5B"),
           threemf.Filament("second filament: above the grooves' floor", "#2E2A24"))
 
 
+def ability_lines(side: Side) -> list[list[str]]:
+    """The side's ability as the label font cuts it: capitals, digits, ``-`` and ``.`` (other
+    characters dropped), in words wrapped to the board's width."""
+    xs = [x for x, _ in side.grid.positions]
+    room = (max(xs) - min(xs)) * SPACING + 2 * MARGIN - 4
+    words = ["".join(ch for ch in word.upper() if ch in strokes.GLYPHS) for word in side.ability.split()]
+    lines: list[list[str]] = []
+    for word in (w for w in words if w):
+        line = lines[-1] if lines else None
+        if line is not None and _width(line + [word]) <= room:
+            line.append(word)
+        else:
+            lines.append([word])
+    return lines
+
+
+def _width(words: list[str]) -> float:
+    return sum(strokes.width(w, ABILITY) for w in words) + ABILITY * (len(words) - 1)
+
+
 def size(side: Side) -> tuple[float, float]:
     xs = [x for x, _ in side.grid.positions]
     ys = [y for _, y in side.grid.positions]
-    return (max(xs) - min(xs)) * SPACING + 2 * MARGIN, (max(ys) - min(ys)) * SPACING + 2 * MARGIN + LABEL + 2
+    text = len(ability_lines(side)) * (ABILITY + 2.2)
+    return (max(xs) - min(xs)) * SPACING + 2 * MARGIN, (max(ys) - min(ys)) * SPACING + 2 * MARGIN + LABEL + 2 + text
 
 
 def board_parts(side: Side, ph: Physical) -> list[tuple[str, cq.Shape, bool]]:
@@ -78,6 +100,13 @@ def board_parts(side: Side, ph: Physical) -> list[tuple[str, cq.Shape, bool]]:
     text = side.name.upper()
     stroke = max(ph.min_stroke, 0.9)
     loops = strokes.strokes(text, MARGIN - 2, 2.5, LABEL, stroke)
+    y = 2.5 + LABEL + 2.2 + (len(ability_lines(side)) - 1) * (ABILITY + 2.2)
+    for line in ability_lines(side):  # the ability in relief, under the slots, first line on top
+        x = 2.0
+        for word in line:
+            loops += strokes.strokes(word, x, y, ABILITY, max(ph.min_stroke, ABILITY * 0.16))
+            x += strokes.width(word, ABILITY) + ABILITY
+        y -= ABILITY + 2.2
     grooves += [prism([loop], ph.deboss_depth, PLATE - ph.deboss_depth) for loop in loops]
     cut = fuse(grooves)
     body = plate.cut(cut).cut(fuse(pockets)).clean()

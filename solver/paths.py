@@ -121,6 +121,17 @@ def paying(state: Sequence[int], ps: np.ndarray, run: Sequence[int]) -> int:
     return int(_paying(np.asarray(state, dtype=np.int64), ps, np.asarray(run, dtype=np.int64)))
 
 
+def paying_paths(state: Sequence[int], ps: np.ndarray, run: Sequence[int]) -> np.ndarray:
+    """The indices of every path in ``ps`` whose crystals pay ``run`` (the colourless rule:
+    any crystal pays a colourless position, an empty slot pays nothing)."""
+    if not len(ps):
+        return np.zeros(0, dtype=np.int64)
+    held = np.asarray(state, dtype=np.int64)[ps]
+    want = np.asarray(run, dtype=np.int64)[None, :]
+    fits = (held >= 0) & ((want == COLOURLESS) | (held == want))
+    return np.flatnonzero(fits.all(axis=1))
+
+
 @njit(cache=True, nogil=True)
 def _actions(state: np.ndarray, ps: np.ndarray, run: np.ndarray, draw: np.ndarray,
              colours: int) -> float:  # pragma: no cover - compiled

@@ -111,6 +111,12 @@ class Spec:
                 out.append("box: --grids-only designs grids for the box's temples, and the box has none")
             if len(self.box.grids) < 1:
                 out.append("box: --grids-only needs the number of grid sides to design (the box's grids)")
+            low, high = self.points
+            for i, temple in enumerate(self.box.temples, start=1):
+                for j, layer in enumerate(temple.layers, start=1):
+                    if layer.points is not None and not low <= layer.points <= high:
+                        out.append(f"box: temples[{i}].layers[{j}].points: {layer.points}, outside --points "
+                                   f"{low}-{high}")
         else:
             if not self.box.grids:
                 out.append("box: the box has no grid sides to make temples for")

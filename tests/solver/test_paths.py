@@ -11,7 +11,18 @@ import numpy as np
 import pytest
 
 from solver.grids import Grid
-from solver.paths import COLOURLESS, EMPTY, actions, from_empty, longest, measure, min_swaps, paths, paying
+from solver.paths import (
+    COLOURLESS,
+    EMPTY,
+    actions,
+    from_empty,
+    longest,
+    measure,
+    min_swaps,
+    paths,
+    paying,
+    paying_paths,
+)
 
 SUPPLY = [24, 8, 8, 8, 6, 6]  # colourless, red, yellow, blue, green, purple
 R, Y, B, G, P = 1, 2, 3, 4, 5
@@ -49,6 +60,20 @@ def test_a_coloured_crystal_stands_in_for_a_colourless_one() -> None:
     assert paying([R, EMPTY, B], ps, [R, COLOURLESS, B]) == -1  # an empty slot pays nothing
     assert paying([R, COLOURLESS, B], ps, [R, Y, B]) == -1  # colourless does not stand in for yellow
     assert paying([R, B, Y], ps, [R, Y, B]) == -1  # no line from red to yellow through blue in order
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_every_paying_path_is_found(seed: int) -> None:
+    rng = random.Random(50 + seed)
+    grid = random_grid(rng, 6, rng.randint(0, 5))
+    state = [rng.choice([EMPTY, 0, R, Y, Y]) for _ in range(6)]
+    run = [rng.choice([0, R, Y]) for _ in range(rng.randint(1, 3))]
+    ps = paths(grid, len(run))
+    found = {tuple(int(v) for v in ps[i]) for i in paying_paths(state, ps, run)}
+    plain = {p for p in plain_paths(grid, len(run))
+             if all(state[s] >= 0 and (want == 0 or state[s] == want) for s, want in zip(p, run))}
+    assert found == plain
+    assert (paying(state, ps, run) >= 0) == bool(found)
 
 
 def brute_actions(state: list[int], grid: Grid, run: list[int]) -> float:

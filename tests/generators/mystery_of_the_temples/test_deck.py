@@ -182,6 +182,8 @@ def test_impossible_requests_are_refused_before_any_work() -> None:
     assert any("layers: 10 layers do not fit a track of 9" in p for p in Spec(layers=10).problems())
     assert any("--grids-only designs grids for the box's temples" in p
                for p in Spec(box=replace(DEFAULT, temples=()), grids_only=True).problems())
+    assert any("temples[1].layers[3].points: 8, outside --points 3-6" in p
+               for p in Spec(grids_only=True, points=(3, 6)).problems())
     short = Box("short", DEFAULT.colours, (replace(DEFAULT.grids[0], grid=replace(
         DEFAULT.grids[0].grid, positions=DEFAULT.grids[0].grid.positions[:3], lines=((0, 1), (1, 2)))),))
     assert any("longest path holds 3 slots, fewer than the 5 crystals" in p for p in Spec(box=short).problems())

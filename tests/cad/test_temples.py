@@ -1,0 +1,38 @@
+"""Mystery of the Temples solids: a grid board with a pocket per slot, grooves along its lines
+and its ability and name cut in; the crystals."""
+
+from __future__ import annotations
+
+from cad import mystery_of_the_temples as mt
+from cad.common import strokes
+from cad.common.profile import Physical
+from cad.common.solids import gem, mesh
+from generators.mystery_of_the_temples.box import DEFAULT
+
+PH = Physical()
+
+
+def test_the_ability_is_cut_in_capitals_wrapped_to_the_board() -> None:
+    side = DEFAULT.grids[0]
+    lines = mt.ability_lines(side)
+    assert " ".join(" ".join(line) for line in lines) == "ONCE PER TURN YOUR FIRST SWAP COSTS NO CRYSTAL."
+    width, depth = mt.size(side)
+    for line in lines:
+        assert sum(strokes.width(w, mt.ABILITY) for w in line) + mt.ABILITY * (len(line) - 1) <= width - 4
+    assert depth > 2 * mt.SPACING + 2 * mt.MARGIN + len(lines) * mt.ABILITY  # room under the slots for the words
+    assert all(ch in strokes.GLYPHS for line in mt.ability_lines(DEFAULT.grids[2]) for w in line for ch in w)
+
+
+def test_a_board_is_watertight_with_a_pocket_per_slot_and_its_lines_inlaid() -> None:
+    side = DEFAULT.grids[5]
+    parts = {name: (shape, inlay) for name, shape, inlay in mt.board_parts(side, PH)}
+    board, _ = parts["board"]
+    lines, inlay = parts["lines"]
+    assert inlay and mesh(board).watertight() and mesh(lines).watertight()
+    width, depth = mt.size(side)
+    pocket = 3.14159 * (mt.CRYSTAL / 2 + PH.clearance) ** 2 * mt.POCKET
+    assert board.Volume() < width * depth * mt.PLATE - side.grid.slots * pocket * 0.99
+    assert lines.Volume() > 0 and board.intersect(lines).Volume() < 1e-6  # the inlay fills the cuts, no more
+    crystal = gem(mt.CRYSTAL, mt.CRYSTAL_H)
+    lo, hi = crystal.BoundingBox().xmin, crystal.BoundingBox().xmax
+    assert hi - lo < 2 * (mt.CRYSTAL / 2 + PH.clearance)  # a crystal fits its pocket
