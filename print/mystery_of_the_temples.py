@@ -156,15 +156,21 @@ def _shield(pen: Pen, x: float, y: float, points: int | None) -> None:
 
 
 def _rows(pen: Pen, inner: Rect, box: Box, temple: Temple) -> None:
-    """Read as rows: each layer its own row of crystals, the shield at its left."""
+    """Read as rows: each layer its own row of crystals, the shield at its left; the rows as
+    large as the card's room between the header and the rules allows, centred in it."""
     letters = box.letters
-    r = 3.6
-    y = inner.y1 - HEAD - 10
+    longest = max((len(layer.row) for layer in temple.layers), default=1) or 1
+    top, bottom = inner.y1 - HEAD - 4, inner.y + TEXT_ROOM + 2
+    pitch = min(16.0, (top - bottom) / max(len(temple.layers), 1))
+    room = inner.w - 14
+    r = min(5.0, pitch * 0.36, (room / longest - 1.2) / 2)
+    y = (top + bottom) / 2 + pitch * (len(temple.layers) - 1) / 2
+    left = inner.x + 12 + (room - longest * (2 * r + 1.2)) / 2
     for layer in temple.layers:
-        _shield(pen, inner.x + 5, y, layer.points)
+        _shield(pen, left - 7, y, layer.points)
         for i, c in enumerate(layer.row):
-            crystal(pen, inner.x + 15 + i * (2 * r + 1.5), y, r, box.colours[c].rgb, letters[box.names[c]])
-        y -= 2 * r + 5
+            crystal(pen, left + r + i * (2 * r + 1.2), y, r, box.colours[c].rgb, letters[box.names[c]])
+        y -= pitch
 
 
 @dataclass(frozen=True, slots=True)

@@ -378,6 +378,20 @@ def parse_box(value: Any, name: str) -> Box:
     raise RequestError(f"{name}: expected `ours` or a box TOML file, got {value!r}")
 
 
+def crystals(temple: Temple, reading: str = "ends") -> tuple[int, ...]:
+    """The crystals a temple side shows: its track, or (read as rows) its rows, first layer
+    first."""
+    if reading == "rows":
+        return tuple(c for layer in temple.layers for c in layer.row)
+    return temple.track
+
+
+def free(temple: Temple, layer: Layer, reading: str = "ends") -> bool:
+    """Whether a layer costs nothing: one of its runs asks only for colourless crystals, which
+    any crystals pay."""
+    return any(all(c == 0 for c in run) for run in runs(temple, layer, reading))
+
+
 def runs(temple: Temple, layer: Layer, reading: str = "ends") -> list[tuple[int, ...]]:
     """The runs a layer asks for: from the left end of the track up to the layer, and from
     the right end up to it (read from that end); or, when the deck reads each layer as its

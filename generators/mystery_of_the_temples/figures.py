@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from generators.common.figures import Bars, Drawing, Fact, Figure, Histogram, Table
-from generators.mystery_of_the_temples.box import Box, Side, Temple, runs
+from generators.mystery_of_the_temples.box import Box, Side, Temple, crystals, runs
 from generators.mystery_of_the_temples.deck import Card, Deck
 from generators.mystery_of_the_temples.measure import GAMES
 from generators.mystery_of_the_temples.verify import DeckCheck
@@ -61,7 +61,7 @@ def balance_table(box: Box, check: DeckCheck) -> Table:
 def colour_table(deck: Deck) -> Bars:
     counted = [0] * len(deck.box.names)
     for c in deck.cards:
-        for colour in c.temple.track:
+        for colour in crystals(c.temple, deck.reading):
             counted[colour] += 1
     total = sum(counted) or 1
     supply = sum(deck.box.supply)
@@ -77,7 +77,7 @@ def card_table(deck: Deck, check: DeckCheck) -> Table:
                            for layer in card.temple.layers)
         actions = " ".join(f"{p.actions:.1f}" for p in k.priced)
         rows.append((str(card.id), deck.box.names[card.temple.colour], card.temple.side,
-                     deck.box.track_text(card.temple.track), layers, actions,
+                     track_words(deck.box, card.temple, deck.reading), layers, actions,
                      " ".join(str(s) for s in suggested)))
     return Table(("card", "temple", "players", "track", "layer:points", "actions", "suggested points"), tuple(rows),
                  "<<<<<<<")
@@ -90,8 +90,19 @@ def report(deck: Deck, check: DeckCheck, show_all: bool = False) -> list[Figure]
     return out + summary(deck, check)
 
 
-def temple_picture(box: Box, temple: Temple) -> str:
-    """The track as letters, each layer's points over its position."""
+def track_words(box: Box, temple: Temple, reading: str = "ends") -> str:
+    """The track's letters, or read as rows, each row's letters (``YYB / RCB``)."""
+    if reading == "rows":
+        return " / ".join(box.track_text(layer.row) for layer in temple.layers)
+    return box.track_text(temple.track)
+
+
+def temple_picture(box: Box, temple: Temple, reading: str = "ends") -> str:
+    """The track as letters, each layer's points over its position; or read as rows, one line
+    per layer: its points, then its row."""
+    if reading == "rows":
+        return "\n".join(f"{layer.points if layer.points is not None else '?':>2} points |"
+                         + "".join(f" {ch}" for ch in box.track_text(layer.row)) for layer in temple.layers)
     letters = box.track_text(temple.track)
     points = {layer.position: layer.points for layer in temple.layers}
     top = " ".join(f"{points[p]:>2}" if points.get(p) is not None else ("  " if p not in points else " ?")
@@ -138,10 +149,11 @@ def cards(deck: Deck, chosen: Sequence[Card]) -> list[Figure]:
 
     out: list[Figure] = []
     side: Side = deck.box.grids[0]
+    shown = "each layer's points, then its row" if deck.reading == "rows" else "points over the layers"
     for card in chosen:
         temple = card.temple
         out.append(Drawing(f"card {card.id}: the {deck.box.names[temple.colour]} temple, {temple.side} players "
-                           f"(points over the layers)", temple_picture(deck.box, temple)))
+                           f"({shown})", temple_picture(deck.box, temple, deck.reading)))
         for n, layer in enumerate(temple.layers):
             asked = runs(temple, layer, deck.reading)
             run = min(asked, key=len)

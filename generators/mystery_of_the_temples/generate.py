@@ -38,7 +38,7 @@ from generators.common import deckfile
 from generators.common.errors import Shortfall
 from generators.common.grading import spearman
 from generators.common.pool import Pool as Workers
-from generators.mystery_of_the_temples.box import SIDES, Box, Layer, Side, Temple, _grid
+from generators.mystery_of_the_temples.box import SIDES, Box, Layer, Side, Temple, _grid, free
 from generators.mystery_of_the_temples.deck import Card, Deck, Paid, Priced
 from generators.mystery_of_the_temples.measure import PLACES, balance, difficulty, from_empty, witnesses
 from generators.mystery_of_the_temples.spec import Spec
@@ -86,31 +86,30 @@ def deal(spec: Spec, attempt: int) -> tuple[Temple, ...]:
         while len(crystals) < per_side and rest:
             crystals.append(rest.pop())
     out = []
-    for (colour, side), crystals in zip(sides, held):
+    for (colour, side), held_crystals in zip(sides, held):
         for _ in range(SHUFFLES):  # no free layer: every run holds a coloured crystal
-            rng.shuffle(crystals)
-            if spec.reading == "rows" or _no_free_run(crystals, spec.positions):
+            rng.shuffle(held_crystals)
+            temple = _temple(spec, colour, side, held_crystals, lengths)
+            if not any(free(temple, layer, spec.reading) for layer in temple.layers):
                 break
-        if spec.reading == "rows":
-            rows, at = [], 0
-            for n in lengths:
-                rows.append(tuple(crystals[at:at + n]))
-                at += n
-            out.append(Temple(colour, side, tuple(crystals),  # read as rows, the track is the rows laid end to end
-                              tuple(Layer(p, None, r) for p, r in zip(spec.positions, rows))))
-        else:
-            out.append(Temple(colour, side, tuple(crystals), tuple(Layer(p) for p in spec.positions)))
+        out.append(temple)
     return tuple(out)
+
+
+def _temple(spec: Spec, colour: int, side: str, held: Sequence[int], lengths: Sequence[int]) -> Temple:
+    """A temple side of the crystals ``held``: its track, or read as rows, its rows cut in
+    order (and the track the rows laid end to end)."""
+    if spec.reading != "rows":
+        return Temple(colour, side, tuple(held), tuple(Layer(p) for p in spec.positions))
+    rows, at = [], 0
+    for n in lengths:
+        rows.append(tuple(held[at:at + n]))
+        at += n
+    return Temple(colour, side, tuple(held), tuple(Layer(p, None, r) for p, r in zip(spec.positions, rows)))
 
 
 #: Shuffles of a side's crystals to find one without a free layer.
 SHUFFLES = 200
-
-
-def _no_free_run(track: Sequence[int], positions: Sequence[int]) -> bool:
-    """Whether every layer's runs (from either end) hold a coloured crystal: a run of only
-    colourless positions is paid by any crystals, so it would cost nothing."""
-    return any(c != 0 for c in track[:min(positions)]) and any(c != 0 for c in track[max(positions) - 1:])
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,9 +6,10 @@ as long as its run (``follows``), a run stored as unpayable has truly no path of
 and at least one run is payable; the difficulty there is measured again (the same seeded
 grids) and must agree with the stored one. A hand-written deck (no measures) gets them. The
 deck rules: points within the recorded range and rising with difficulty (no layer worth more
-than a clearly harder one: reported for a designer's own points, failed for a generated
-deck or with ``--strict``), the grid sides' balance within the recorded tolerance, the
-tracks' colours in proportion to the supply (generated decks), and the stored grid means.
+than a clearly harder one) and no layer free (a run of colourless crystals only): both
+reported for a designer's own temples, failed for a generated deck or with ``--strict``; the
+grid sides' balance within the recorded tolerance, the crystals' colours (tracks, or rows)
+in proportion to the supply (generated decks), and the stored grid means.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from generators.common.grading import spearman
-from generators.mystery_of_the_temples.box import Side, runs
+from generators.mystery_of_the_temples.box import Side, crystals, free, runs
 from generators.mystery_of_the_temples.deck import Card, CardId, Deck, Paid, Priced
 from generators.mystery_of_the_temples.measure import PLACES, Balance, balance, difficulty, from_empty, witnesses
 from solver.grids import Grid
@@ -167,6 +168,11 @@ def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck
     for card, layer, _ in layers:
         if layer.points is not None and low is not None and not low <= layer.points <= (high or 99):
             out.append(f"card {card.id}, layer {layer.position}: {layer.points} points, outside {low}-{high}")
+    for card, layer, _ in layers:
+        if free(card.temple, layer, deck.reading):
+            (out if generated or strict else notes).append(
+                f"card {card.id}, layer {layer.position}: a run of colourless crystals only, paid by any crystals: "
+                f"the layer is free")
     rising = []
     for a_card, a, a_value in layers:
         for b_card, b, b_value in layers:
@@ -189,10 +195,10 @@ def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck
         for side, stored, again in zip(deck.box.grids, deck.means, grid_balance.means):
             if abs(stored - again) > TOLERANCE:
                 out.append(f"grids: {side.name}: stored mean {stored}, measured {again}")
-    if generated and deck.reading == "ends":
+    if generated:
         counted = [0] * len(deck.box.names)
         for c in deck.cards:
-            for colour in c.temple.track:
+            for colour in crystals(c.temple, deck.reading):
                 counted[colour] += 1
         want = colour_budget(deck.box.supply, sum(counted))
         if counted != want:

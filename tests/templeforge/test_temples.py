@@ -89,3 +89,44 @@ def test_a_hand_written_deck_gets_its_measures(tmp_path: Path) -> None:
     result = run("verify", str(deck))
     assert result.exit_code == 0, result.output
     assert "suggested points" in result.output and "1A" in result.output
+
+
+def test_a_deck_read_as_rows_generates_verifies_shows_and_prints(tmp_path: Path) -> None:
+    out = tmp_path / "rows.json"
+    result = run("generate", GAME, "--box", BOX, "--reading", "rows", "--attempts", "1", "--seed", "4",
+                 "--out", str(out))
+    assert result.exit_code == 0, result.output
+    deck = read_deck(out)
+    assert deck.reading == "rows"
+    for card in deck.cards:
+        rows = [layer.row for layer in card.temple.layers]
+        assert [len(r) for r in rows] == [3, 4, 5, 4, 3]  # as long as the cheaper run to each position
+        assert all(any(c != 0 for c in r) for r in rows)  # no free layer: every row asks for a colour
+        assert card.temple.track == tuple(c for r in rows for c in r)
+    result = run("verify", str(out))
+    assert result.exit_code == 0 and "rows.json: OK" in result.output, result.output
+    result = run("show", str(out), "--card", "1")
+    assert result.exit_code == 0, result.output
+    letters = {"colourless": "C", "red": "R", "yellow": "Y", "blue": "B", "green": "G", "purple": "P"}
+    names = deck.box.names
+    first = deck.cards[0].temple.layers
+    drawn = [line for line in result.output.splitlines() if " points |" in line]
+    assert [line.split("|")[1].split() for line in drawn] == [[letters[names[c]] for c in layer.row]
+                                                              for layer in first]
+    assert [int(line.split()[0]) for line in drawn] == [layer.points for layer in first]
+    result = run("pdf", str(out), "--out", str(tmp_path / "pdf"))
+    assert result.exit_code == 0 and (tmp_path / "pdf" / "cards.pdf").is_file(), result.output
+
+
+def test_a_free_row_is_named(tmp_path: Path) -> None:
+    out = tmp_path / "rows.json"
+    result = run("generate", GAME, "--box", BOX, "--reading", "rows", "--attempts", "1", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    layer = data["cards"][0]["layers"][0]
+    layer["row"] = ["colourless"] * len(layer["row"])
+    out.write_text(json.dumps(data))
+    result = run("verify", str(out))
+    assert result.exit_code == 1, result.output
+    assert "card 1, layer 3: a run of colourless crystals only, paid by any crystals: the layer is free" in (
+        result.output)
