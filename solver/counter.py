@@ -29,11 +29,13 @@ from __future__ import annotations
 import operator
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from numba import njit
 
-from solver.puzzle import Puzzle, symmetry_action
+from solver.pieces import Piece
+from solver.puzzle import Placement, Puzzle, Solution, symmetry_action
 
 #: Cells a board can hold: one bit each in a 64-bit mask.
 MAX_CELLS = 64
@@ -81,6 +83,85 @@ class Board:
     halo: np.ndarray  # int64 cell bits
     neighbours: np.ndarray  # uint64 per cell: the masks of its region neighbours
     prune: bool  # no piece is a single cell, so an empty cell walled in is a dead end
+    cells: tuple[tuple[int, ...], ...] = ()  # built by ``compiled``: each bit's cell
+    names: tuple[str, ...] = ()  # built by ``compiled``: each kind's piece name
+    reach: int = 0  # built by ``compiled``: the cells some placement covers
+    fitting: tuple[int, ...] = ()  # built by ``compiled``: placements per kind
+
+    @classmethod
+    def compiled(cls, puzzle: Puzzle) -> Board:
+        """The board of ``Board.of(puzzle)`` with the placements made by compiled code
+        straight from the region and the pieces' orientations (cached per piece set), never
+        as ``Placement`` objects: the same masks in the same search order, at a fraction of
+        the cost. ``order`` is the identity: a kept tiling is read back with ``solution``.
+        For puzzles ``compilable`` takes."""
+        if not compilable(puzzle):
+            raise ValueError("the compiled board takes regions of at most 64 cells and pieces of at most 10")
+        cells = cell_order(puzzle)
+        lexical = puzzle.region.sorted_cells()
+        if cells == list(lexical):
+            rank = np.arange(len(cells), dtype=np.int64)
+        else:
+            where = {c: i for i, c in enumerate(lexical)}
+            rank = np.array([where[c] for c in cells], dtype=np.int64)
+        shapes = _shapes(puzzle.kinds, puzzle.flips, puzzle.region.dim)
+        masks, kinds, skip, start, halo_start, halo, near, reach, fitting = _compile(
+            np.array(cells, dtype=np.int64), rank, shapes.offsets, shapes.start, shapes.piece, len(puzzle.kinds))
+        n = len(masks)
+        smallest = min(p.size for p, _ in puzzle.kinds)
+        identity = np.arange(n, dtype=np.int64)
+        return cls(masks, kinds, skip, start, np.array([c for _, c in puzzle.kinds], dtype=np.int64),
+                   np.uint64((1 << len(cells)) - 1), identity, identity.reshape(1, -1), len(cells) // smallest + 1,
+                   halo_start, halo, near, smallest > 1, tuple(cells), tuple(p.name for p, _ in puzzle.kinds),
+                   int(reach), tuple(int(f) for f in fitting))
+
+    def possible(self) -> bool:
+        """For a ``compiled`` board: every cell is reached by some placement and every kind
+        of piece fits somewhere (what ``Puzzle.impossibility`` checks of the placements)."""
+        return self.reach == int(self.full) and all(self.fitting)
+
+    def anchors(self, puzzle: Puzzle) -> tuple[tuple[int, int], ...] | None:
+        """For a ``compiled`` board of a region with symmetries: one placement per orbit of
+        the anchor piece's placements under them, with the orbit's size, so that the count
+        is the sum over these of (size x tilings with the anchor lying there). The anchor is
+        a piece with one copy (every tiling holds it exactly once, so the tilings split by
+        where it lies, and a symmetry maps those with the anchor at ``a`` one to one onto
+        those with it at the image of ``a``), the one with the fewest placements. Without
+        flips only rotations are used (a reflection would swap a piece with its mirror
+        image). None when nothing is gained: no symmetry, or no piece with one copy."""
+        symmetries = [t for t in puzzle.symmetries()[1:] if puzzle.flips or t.is_rotation]
+        single = [k for k, (_, copies) in enumerate(puzzle.kinds) if copies == 1]
+        if not symmetries or not single or len(puzzle.pieces) < 2:
+            return None
+        fitting = self.fitting
+        anchor = min(single, key=lambda k: (fitting[k], k))
+        bit = {c: b for b, c in enumerate(self.cells)}
+        region = puzzle.region
+        moves = []
+        for t in symmetries:
+            offset = tuple(a - b for a, b in zip(region.lower_corner(), region.transformed(t).lower_corner()))
+            moves.append((t, offset))
+        orbits: dict[int, int] = {}
+        for k in np.flatnonzero(self.kinds == anchor):
+            mask = int(self.masks[k])
+            cells = [self.cells[b] for b in range(len(self.cells)) if mask >> b & 1]
+            images = {mask}
+            for t, offset in moves:
+                images.add(sum(1 << bit[tuple(v + d for v, d in zip(t.apply(c), offset))] for c in cells))
+            rep = min(images)
+            orbits[rep] = orbits.get(rep, 0) + 1
+        position = {int(m): int(k) for k in np.flatnonzero(self.kinds == anchor) for m in [self.masks[k]]}
+        return tuple((weight, position[rep]) for rep, weight in sorted(orbits.items()))
+
+    def solution(self, chosen: tuple[int, ...]) -> Solution:
+        """A kept tiling of a ``compiled`` board (positions in the search order) as a
+        ``Solution``: the same one ``Board.of`` would have given."""
+        out = []
+        for k in chosen:
+            mask = int(self.masks[k])
+            out.append(Placement(self.names[int(self.kinds[k])],
+                                 tuple(self.cells[b] for b in range(len(self.cells)) if mask >> b & 1)))
+        return Solution(tuple(out))
 
     @classmethod
     def of(cls, puzzle: Puzzle, distinct: bool = False) -> Board:
@@ -134,6 +215,141 @@ class Board:
                    halo_start, halo, near_arr, smallest > 1)
 
 
+#: The most cells a piece may have for ``Board.compiled`` (a placement's sort key holds six
+#: bits a cell in one 64-bit word).
+MAX_PIECE = 10
+
+
+def compilable(puzzle: Puzzle) -> bool:
+    """Whether ``Board.compiled`` takes this puzzle."""
+    return fits(puzzle) and max(p.size for p, _ in puzzle.kinds) <= MAX_PIECE
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Shapes:
+    """Every orientation of every kind of piece as offsets from its first cell (in reading
+    order): orientation ``o`` is ``offsets[start[o]:start[o + 1]]``, of kind ``piece[o]``."""
+
+    offsets: np.ndarray
+    start: np.ndarray
+    piece: np.ndarray
+
+
+@lru_cache(maxsize=1024)
+def _shapes(kinds: tuple[tuple[Piece, int], ...], flips: bool, dim: int) -> _Shapes:
+    """The orientations of a piece set, made once and shared by every region it tiles."""
+    offsets: list[tuple[int, ...]] = []
+    start = [0]
+    owner = []
+    for k, (p, _) in enumerate(kinds):
+        shape = p.shape.lifted() if dim == 3 else p.shape
+        for o in shape.orientations(flips):
+            cells = o.sorted_cells()
+            offsets.extend(tuple(a - b for a, b in zip(c, cells[0])) for c in cells)
+            start.append(len(offsets))
+            owner.append(k)
+    return _Shapes(np.array(offsets, dtype=np.int64).reshape(-1, dim), np.array(start, dtype=np.int64),
+                   np.array(owner, dtype=np.int64))
+
+
+@njit(cache=True, nogil=True)
+def _compile(coords, rank, offsets, ostart, opiece, n_kinds):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Every placement of ``Board.of`` as a mask, in its search order: by lowest cell, then
+    kind, then cells in reading order (``rank`` is each bit's place in reading order). Also
+    the buckets, groups, halos and neighbour masks, the cells some placement reaches and the
+    placements per kind."""
+    n, dim = coords.shape
+    one = np.uint64(1)
+    low = np.empty(dim, dtype=np.int64)
+    ext = np.empty(dim, dtype=np.int64)
+    for a in range(dim):
+        low[a] = coords[:, a].min()
+        ext[a] = coords[:, a].max() - low[a] + 1
+    stride = np.ones(dim, dtype=np.int64)
+    for a in range(dim - 2, -1, -1):
+        stride[a] = stride[a + 1] * ext[a + 1]
+    grid = np.full(stride[0] * ext[0], -1, dtype=np.int64)
+    for i in range(n):
+        at = 0
+        for a in range(dim):
+            at += (coords[i, a] - low[a]) * stride[a]
+        grid[at] = i
+    near = np.zeros(n, dtype=np.uint64)
+    for i in range(n):
+        for a in range(dim):
+            if coords[i, a] - low[a] + 1 < ext[a]:
+                j = grid[_index(coords[i], low, stride, dim) + stride[a]]
+                if j >= 0:
+                    near[i] |= one << np.uint64(j)
+                    near[j] |= one << np.uint64(i)
+    n_orient = len(ostart) - 1
+    cap = n_orient * n
+    masks = np.empty(cap, dtype=np.uint64)
+    primary = np.empty(cap, dtype=np.int64)
+    keys = np.empty(cap, dtype=np.int64)
+    count = 0
+    for o in range(n_orient):
+        for i in range(n):
+            mask = np.uint64(0)
+            key = 0
+            ok = True
+            for t in range(ostart[o], ostart[o + 1]):
+                at = 0
+                for a in range(dim):
+                    v = coords[i, a] + offsets[t, a] - low[a]
+                    if v < 0 or v >= ext[a]:
+                        ok = False
+                        break
+                    at += v * stride[a]
+                if not ok:
+                    break
+                j = grid[at]
+                if j < 0:
+                    ok = False
+                    break
+                mask |= one << np.uint64(j)
+                key = key * 64 + rank[j]
+            if ok:
+                lowest = 0
+                while not (mask >> np.uint64(lowest)) & one:
+                    lowest += 1
+                masks[count] = mask
+                primary[count] = lowest * n_kinds + opiece[o]
+                keys[count] = key
+                count += 1
+    by_key = np.argsort(keys[:count], kind="mergesort")
+    order = by_key[np.argsort(primary[:count][by_key], kind="mergesort")]
+    keep = np.ones(count, dtype=np.bool_)
+    for t in range(1, count):
+        if primary[order[t]] == primary[order[t - 1]] and keys[order[t]] == keys[order[t - 1]]:
+            keep[t] = False
+    order = order[keep]
+    m = len(order)
+    out_masks = masks[order]
+    out_primary = primary[order]
+    kinds = out_primary % n_kinds
+    lows = out_primary // n_kinds
+    skip = np.full(m, m, dtype=np.int64)
+    for t in range(m - 2, -1, -1):
+        skip[t] = skip[t + 1] if out_primary[t + 1] == out_primary[t] else t + 1
+    start = np.searchsorted(lows, np.arange(n + 1)).astype(np.int64)
+    halo_start, halo = _halos(out_masks, near)
+    reach = np.uint64(0)
+    fitting = np.zeros(n_kinds, dtype=np.int64)
+    for t in range(m):
+        reach |= out_masks[t]
+        fitting[kinds[t]] += 1
+    return out_masks, kinds, skip, start, halo_start, halo, near, reach, fitting
+
+
+@njit(cache=True, nogil=True)
+def _index(cell, low, stride, dim):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    at = 0
+    for a in range(dim):
+        at += (cell[a] - low[a]) * stride[a]
+    return at
+
+
 def _above(cell: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """The cell's neighbours one step up along each axis."""
     if len(cell) == 2:
@@ -169,6 +385,7 @@ def search(
     keep: int | None = 1,
     distinct: bool = False,
     time_limit: float | None = None,
+    fixed: int | None = None,
 ) -> Outcome:
     """Count tilings on ``board``, stopping at ``limit`` or after ``time_limit`` seconds.
 
@@ -179,6 +396,8 @@ def search(
         distinct: count one tiling per orbit of the region's symmetries (the board must
             have been compiled with ``distinct=True``).
         time_limit: seconds; checked between slices of ``SLICE_NODES`` nodes.
+        fixed: a placement (position in the search order) every tiling counted holds: it
+            lies on the board before the search starts, and kept tilings leave it out.
     """
     started = time.perf_counter()
     n = len(board.masks)
@@ -193,6 +412,13 @@ def search(
     chosen = np.zeros(board.depth + 1, dtype=np.int64)
     left = board.copies.copy()
     nxt[0] = board.start[0] if n else 0
+    if fixed is not None:
+        occupied = int(board.masks[fixed])
+        state[4] = np.array([occupied], dtype=np.uint64).view(np.int64)[0]
+        left[board.kinds[fixed]] -= 1
+        first = (~occupied & (occupied + 1)).bit_length() - 1  # the lowest empty cell
+        cell_at[0] = first
+        nxt[0] = board.start[first]
     max_found = limit if limit is not None else np.iinfo(np.int64).max
     want = keep if keep is not None else -1  # -1: keep all (drain the buffer when full)
     while True:
@@ -208,6 +434,24 @@ def search(
         if code == _PAUSED and (time_limit is None or time.perf_counter() - started < time_limit):
             continue
         return Outcome(int(state[1]), tuple(kept_rows), code == _DONE, code == _LIMIT, int(state[2]))
+
+
+def count_by_orbits(board: Board, anchors: tuple[tuple[int, int], ...], time_limit: float | None = None) -> Outcome:
+    """Count every tiling as the sum over the anchor's orbits (``Board.anchors``) of the
+    orbit's size times the tilings with the anchor at its representative; nothing kept. A
+    time limit stops it with the count so far, a lower bound."""
+    started = time.perf_counter()
+    found = nodes = 0
+    for weight, position in anchors:
+        left = None if time_limit is None else time_limit - (time.perf_counter() - started)
+        if left is not None and left <= 0:
+            return Outcome(found, (), False, False, nodes)
+        out = search(board, keep=0, time_limit=left, fixed=position)
+        found += weight * out.found
+        nodes += out.nodes
+        if not out.finished:
+            return Outcome(found, (), False, False, nodes)
+    return Outcome(found, (), True, False, nodes)
 
 
 @njit(cache=True, nogil=True)

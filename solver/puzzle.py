@@ -134,6 +134,11 @@ class Puzzle:
         """
         return _impossibility(self)
 
+    def colouring_allows(self) -> bool:
+        """Whether the checkerboard argument of ``impossibility`` lets a tiling exist (for
+        engines that check the rest themselves)."""
+        return _dark(self.region.cells) in _dark_sums(self.pieces)
+
 
 @dataclass(frozen=True, slots=True, order=True)
 class Placement:
@@ -311,16 +316,23 @@ def _dark(cells: Iterable[Cell]) -> int:
     return sum(1 if sum(c) % 2 == 0 else -1 for c in cells)
 
 
+@lru_cache(maxsize=1024)
+def _dark_sums(pieces: tuple[Piece, ...]) -> frozenset[int]:
+    """Every dark-minus-light difference the pieces can cover together, each piece lying
+    either way round."""
+    sums = {0}
+    for p in pieces:
+        d = abs(_dark(p.shape.cells))
+        sums = {s + d for s in sums} | {s - d for s in sums}
+    return frozenset(sums)
+
+
 def _checkerboard(puzzle: Puzzle) -> str | None:
     """The colouring argument: wherever a piece lies, it covers dark minus light squares
     of plus or minus a fixed number; if no choice of signs gives the region's own
     difference, no tiling exists."""
     want = _dark(puzzle.region.cells)
-    sums = {0}
-    for p in puzzle.pieces:
-        d = abs(_dark(p.shape.cells))
-        sums = {s + d for s in sums} | {s - d for s in sums}
-    if want in sums:
+    if want in _dark_sums(puzzle.pieces):
         return None
     dark = (puzzle.region.size + want) // 2
     light = puzzle.region.size - dark

@@ -319,10 +319,18 @@ def _run(
                           f"this one has {puzzle.region.size} (use engine cp-sat)")
     started = time.perf_counter()
     n_sym = len(puzzle.symmetries()) if distinct else 1
-
-    reason = puzzle.impossibility()
+    compiled = (engine is not Engine.CP_SAT and not distinct and puzzle.mode is Mode.ALL
+                and counter.compilable(puzzle))
+    board = None
+    if compiled:  # the placements made in compiled code; the slow precheck only for its words
+        board = counter.Board.compiled(puzzle) if puzzle.piece_area == puzzle.region.size else None
+        reason = None if board is not None and board.possible() and puzzle.colouring_allows() \
+            else puzzle.impossibility()
+    else:
+        reason = puzzle.impossibility()
     if reason is not None:
-        stats = Stats("precheck", time.perf_counter() - started, placements=len(puzzle.placements()),
+        placed = len(board.masks) if board is not None else len(puzzle.placements())
+        stats = Stats("precheck", time.perf_counter() - started, placements=placed,
                       seed=seed, workers=workers, time_limit=time_limit)
         return TilingResult(Status.UNSOLVABLE, (), 0 if counting else None, True, distinct, n_sym,
                             reason, stats)
@@ -330,12 +338,18 @@ def _run(
         found = _cp_sat(puzzle, counting, limit, distinct, keep, time_limit, seed, workers)
         used = "cp-sat"
     else:
-        found = _counter(puzzle, counting, limit, distinct, keep, time_limit)
+        found = _counter(puzzle, board, counting, limit, distinct, keep, time_limit)
         used, workers = "counter", 1
     stats = Stats(used, time.perf_counter() - started, found.branches, found.conflicts,
-                  len(puzzle.placements()), workers, seed, time_limit)
+                  found.placements, workers, seed, time_limit)
     return _result(puzzle, found, counting=counting, limit=limit, distinct=distinct, n_sym=n_sym,
                    time_limit=time_limit, stats=stats)
+
+
+#: Regions of at least this many cells are counted by orbits of an anchor piece under their
+#: symmetries (``counter.Board.anchors``); below it working out the orbits costs more than it
+#: saves.
+ANCHOR_CELLS = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,17 +357,18 @@ class _Search:
     """What an engine established, before it becomes a TilingResult."""
 
     found: int  # tilings (classes) found
-    kept: tuple[tuple[int, ...], ...]  # as indices into puzzle.placements()
+    kept: tuple[Solution, ...]
     finished: bool  # the search space was exhausted (or infeasibility proved)
     at_limit: bool  # stopped because ``found`` reached the limit
     proof: str  # how "no tiling" was established, when finished with nothing found
+    placements: int
     branches: int = 0
     conflicts: int = 0
 
 
 def _result(puzzle: Puzzle, found: _Search, *, counting: bool, limit: int | None, distinct: bool,
             n_sym: int, time_limit: float | None, stats: Stats) -> TilingResult:
-    solutions = tuple(solution_from_indices(puzzle, chosen) for chosen in found.kept)
+    solutions = found.kept
     stopped = f"time limit of {time_limit} s reached" if time_limit is not None else "stopped early"
     if not counting:
         if found.found:
@@ -374,14 +389,33 @@ def _result(puzzle: Puzzle, found: _Search, *, counting: bool, limit: int | None
     return TilingResult(Status.UNKNOWN, (), 0, False, distinct, n_sym, stopped, stats)
 
 
-def _counter(puzzle: Puzzle, counting: bool, limit: int | None, distinct: bool, keep: int | None,
-             time_limit: float | None) -> _Search:
-    board = counter.Board.of(puzzle, distinct=distinct)
+def _counter(puzzle: Puzzle, board: counter.Board | None, counting: bool, limit: int | None, distinct: bool,
+             keep: int | None, time_limit: float | None) -> _Search:
+    """The counter's search, on ``board`` when the caller compiled one."""
+    if board is None:
+        board = counter.Board.of(puzzle, distinct=distinct)
     if not counting:
         limit, keep = 1, 1
-    out = counter.search(board, limit=limit, keep=keep, distinct=distinct, time_limit=time_limit)
-    return _Search(out.found, out.kept, out.finished, out.at_limit,
-                   "no tiling exists (the exhaustive search found none)", out.nodes)
+    anchors = None
+    if counting and limit is None and keep is not None and board.names and puzzle.region.size >= ANCHOR_CELLS:
+        anchors = board.anchors(puzzle)
+    if anchors is None:
+        out = counter.search(board, limit=limit, keep=keep, distinct=distinct, time_limit=time_limit)
+    else:  # the tilings kept come from the plain search, so they are the ones it would keep
+        started = time.perf_counter()
+        out = counter.search(board, limit=keep or None, keep=keep, time_limit=time_limit)
+        if out.at_limit or keep == 0:
+            rest = None if time_limit is None else max(time_limit - (time.perf_counter() - started), 1e-9)
+            every = counter.count_by_orbits(board, anchors, rest)
+            # cut short, the orbits' count so far and the plain search's are both lower bounds
+            found = every.found if every.finished else max(every.found, out.found)
+            out = counter.Outcome(found, out.kept, every.finished, False, out.nodes + every.nodes)
+    if board.names:
+        kept = tuple(board.solution(chosen) for chosen in out.kept)
+    else:
+        kept = tuple(solution_from_indices(puzzle, chosen) for chosen in out.kept)
+    return _Search(out.found, kept, out.finished, out.at_limit,
+                   "no tiling exists (the exhaustive search found none)", len(board.masks), out.nodes)
 
 
 def _cp_sat(puzzle: Puzzle, counting: bool, limit: int | None, distinct: bool, keep: int | None,
@@ -434,10 +468,10 @@ def _cp_sat(puzzle: Puzzle, counting: bool, limit: int | None, distinct: bool, k
     branches, conflicts = solver.num_branches, solver.num_conflicts
     if not counting:
         feasible = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
-        kept = (tuple(chooser.read(solver.boolean_value)),) if feasible else ()
+        kept = (solution_from_indices(puzzle, chooser.read(solver.boolean_value)),) if feasible else ()
         return _Search(len(kept), kept, status != cp_model.UNKNOWN, False,
-                       "no tiling exists (CP-SAT proved the model infeasible)", branches, conflicts)
+                       "no tiling exists (CP-SAT proved the model infeasible)", len(placements), branches, conflicts)
     finished = status == cp_model.OPTIMAL or (status == cp_model.INFEASIBLE and collector.found == 0)
-    return _Search(collector.found, tuple(tuple(k) for k in collector.kept),
+    return _Search(collector.found, tuple(solution_from_indices(puzzle, k) for k in collector.kept),
                    finished and not collector.stopped, collector.stopped,
-                   "no tiling exists (the search was exhaustive)", branches, conflicts)
+                   "no tiling exists (the search was exhaustive)", len(placements), branches, conflicts)

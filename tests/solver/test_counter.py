@@ -86,3 +86,77 @@ def test_board_arrays_have_the_compiled_types() -> None:
     assert board.masks.dtype == np.uint64 and board.kinds.dtype == np.int64
     # cells (0,0) (0,1) (1,0) (1,1): two dominoes start at the first, one at each of the next two
     assert board.start.tolist() == [0, 2, 3, 4, 4]
+
+
+def ubongo_puzzles(n: int, seed: int) -> list[Puzzle]:
+    import random
+
+    from solver.pieces import random_union
+
+    rng = random.Random(seed)
+    blocks = preset("ubongo12")
+    out = []
+    for size in (3, 4, 5):
+        for _ in range(n):
+            chosen = rng.sample(blocks, size)
+            out.append(Puzzle(random_union(chosen, rng, compact=False), tuple(chosen), flips=rng.random() < 0.7))
+    return out
+
+
+BOARDS = [Puzzle(box(6, 10), preset("pentominoes")), Puzzle(box(10, 6), preset("pentominoes"), flips=False),
+          Puzzle(Shape(frozenset((x, y, z) for x in range(3) for y in range(3) for z in range(3))), preset("soma")),
+          Puzzle(box(4, 5), (piece("I2"),) * 4 + (piece("L3"),) * 4), *ubongo_puzzles(15, 3)]
+
+
+@pytest.mark.parametrize("puzzle", BOARDS, ids=range(len(BOARDS)))
+def test_the_compiled_board_is_the_board_of_the_placements(puzzle: Puzzle) -> None:
+    slow, fast = counter.Board.of(puzzle), counter.Board.compiled(puzzle)
+    for name in ("masks", "kinds", "skip", "start", "copies", "halo_start", "halo", "neighbours"):
+        assert np.array_equal(getattr(slow, name), getattr(fast, name)), name
+    assert (slow.full, slow.depth, slow.prune) == (fast.full, fast.depth, fast.prune)
+    placements = puzzle.placements()
+    assert [fast.solution((k,)).placements[0] for k in range(len(fast.masks))] == [
+        placements[i] for i in slow.order]
+    assert fast.possible() == (puzzle.impossibility() is None or "checkerboard" in (puzzle.impossibility() or ""))
+
+
+def region(text: str) -> Shape:
+    return Shape.parse(text)
+
+
+@pytest.mark.parametrize("puzzle", [
+    Puzzle(box(5, 6), preset("pentominoes")[:6]),  # 2 symmetries squared: a rectangle
+    Puzzle(box(4, 4), (piece("I4"), piece("L4"), piece("L4"), piece("O4"))),  # a square: 8 with flips
+    Puzzle(box(4, 4), (piece("L4"), piece("T4"), piece("T4"), piece("Z4")), flips=False),  # rotations only
+    Puzzle(box(3, 4), (piece("L3"), piece("I3"), piece("I2"), piece("I2"), piece("O4"))),
+    Puzzle(region(".##.\n####\n####\n.##."), (piece("I2"), piece("I3"), piece("L3"), piece("S4"))),
+    Puzzle(Shape(frozenset((x, y, z) for x in range(3) for y in range(3) for z in range(3))), preset("soma")),
+], ids=range(6))
+def test_counting_by_orbits_of_an_anchor_gives_the_plain_count(puzzle: Puzzle) -> None:
+    board = counter.Board.compiled(puzzle)
+    anchors = board.anchors(puzzle)
+    assert anchors is not None and sum(w for w, _ in anchors) == int(np.sum(board.kinds == board.kinds[anchors[0][1]]))
+    plain = counter.search(board, keep=0)
+    orbits = counter.count_by_orbits(board, anchors)
+    assert plain.finished and orbits.finished and plain.found > 0
+    assert orbits.found == plain.found
+    assert orbits.nodes < plain.nodes or len(anchors) == 1
+
+
+def test_a_region_without_symmetry_or_single_pieces_has_no_anchor() -> None:
+    lopsided = Puzzle(region("###\n##."), (piece("L3"), piece("I2")))
+    assert counter.Board.compiled(lopsided).anchors(lopsided) is None
+    copies = Puzzle(box(2, 4), (piece("I2"),) * 4)
+    assert counter.Board.compiled(copies).anchors(copies) is None
+
+
+def test_a_big_count_keeps_the_tilings_the_plain_search_keeps() -> None:
+    from solver import tiling
+
+    puzzle = Puzzle(box(5, 8), preset("pentominoes")[:8])
+    result = tiling.count(puzzle, keep=3)
+    plain = counter.search(counter.Board.of(puzzle), keep=3)
+    assert result.count == plain.found and result.exhaustive and result.count > 3
+    assert list(result.solutions) == [tiling.solution_from_indices(puzzle, k) for k in plain.kept]
+    cut = tiling.count(Puzzle(box(6, 10), preset("pentominoes")), time_limit=0.001)
+    assert not cut.exhaustive and (cut.count or 0) < 9356
