@@ -8,12 +8,13 @@ Nouns:
     DeckCheck   every card's check, the deck rules that failed, face use and the scale.
 
 Nothing here imports the generator or ``space``: the grids are enumerated from the tile
-counts by another route (distinct permutations), a window is matched by comparing the faces
-at its cells in every grid directly, and distances come from a level-by-level search in
-numpy over explicit neighbour tables. The rules: every window is feasible; no two cards show
-on exactly the same grids; stored difficulty, share and maximum match the recomputed ones;
-points never fall as difficulty rises (no card is harder than a card worth more); and the
-recorded parameters hold (the number of cards, the mix, the stones per window, the tiles).
+counts by another route (distinct permutations), a window is matched by comparing the
+faces at its cells in every grid directly, and distances come from a level-by-level search
+over explicit neighbour tables, every window of the deck at once (64 to a machine word).
+The rules: every window is feasible; no two cards show on exactly the same grids; stored
+difficulty, share and maximum match the recomputed ones; points never fall as difficulty
+rises (no card is harder than a card worth more); and the recorded parameters hold (the
+number of cards, the mix, the stones per window, the tiles).
 
 A hand-written pattern list (no points, no difficulty) gets every measure and the points
 each pattern would earn on the absolute scale (``scale.PUBLISHED_SCALE``: about 0.9 points
@@ -67,17 +68,17 @@ class Grids:
         faces = (2 * self.layouts[:, None, :] + sides[None, :, :]).reshape(-1, 9)
         self.columns = np.ascontiguousarray(faces.T)  # place -> the face it shows in every grid
         self.size = len(faces)
-        index = np.arange(self.size, dtype=np.int64)
         swaps = [(a, b) for kind, a, b in actions() if kind == "swap"]
-        self.neighbours = np.empty((self.size, len(swaps)), np.int32)
+        ranks = np.empty((len(self.layouts), len(swaps)), np.int64)  # each layout's rank after each swap
+        turned = np.empty((len(swaps), 512), np.int64)  # each side pattern after each swap
+        side = np.arange(512, dtype=np.int64)
         for k, (a, b) in enumerate(swaps):
             moved = self.layouts.copy()
             moved[:, [a, b]] = moved[:, [b, a]]
-            rank = np.searchsorted(self.ranks, self._layout_code(moved))
-            side = index & 511
+            ranks[:, k] = np.searchsorted(self.ranks, self._layout_code(moved))
             bit_a, bit_b = (side >> a) & 1, (side >> b) & 1
-            side = (side & ~((1 << a) | (1 << b))) | (bit_a << b) | (bit_b << a)
-            self.neighbours[:, k] = np.repeat(rank, 512) * 512 + side
+            turned[k] = (side & ~((1 << a) | (1 << b))) | (bit_a << b) | (bit_b << a)
+        self.neighbours = _neighbours(ranks, turned)
 
     def _layout_code(self, layouts: np.ndarray) -> np.ndarray:
         code = np.zeros(len(layouts), np.int64)
@@ -104,6 +105,130 @@ class Grids:
     def distances(self, start: np.ndarray) -> np.ndarray:
         """Least actions from every grid to one in ``start`` (-1: never), level by level."""
         return _levels(start, self.neighbours)
+
+    def levels(self, shown: Sequence[np.ndarray]) -> np.ndarray:
+        """For many windows at once (each given as the grids that show it): how many grids
+        lie at each least number of actions from one that shows it, as ``counts[level,
+        window]``. One search for all of them, 64 windows a machine word (see ``_sweep``);
+        the same figures as ``distances`` window by window."""
+        words = max(1, (len(shown) + 63) // 64)
+        start = np.zeros((self.size, words), np.uint64)
+        for j, grids_showing in enumerate(shown):
+            _set_bit(start, grids_showing, j)
+        for j in range(len(shown), words * 64):  # the spare bits: reached everywhere from the start
+            start[:, j // 64] |= np.uint64(1) << np.uint64(j % 64)
+        return _sweep(start, self.neighbours)[:, :len(shown)]
+
+
+@njit(cache=True)
+def _neighbours(ranks: np.ndarray, turned: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+    """The swap table: grid ``layout * 512 + sides`` and swap ``k`` lead to grid
+    ``ranks[layout, k] * 512 + turned[k, sides]``."""
+    layouts, swaps = ranks.shape
+    out = np.empty((layouts * 512, swaps), np.int32)
+    for layout in range(layouts):
+        for sides in range(512):
+            for k in range(swaps):
+                out[layout * 512 + sides, k] = ranks[layout, k] * 512 + turned[k, sides]
+    return out
+
+
+@njit(cache=True)
+def _set_bit(start: np.ndarray, shown: np.ndarray, j: int) -> None:  # pragma: no cover - compiled
+    bit = np.uint64(1) << np.uint64(j % 64)
+    for s in range(len(shown)):
+        if shown[s]:
+            start[s, j // 64] |= bit
+
+
+@njit(cache=True)
+def _add(counter: np.ndarray, w: int, x: np.uint64) -> None:  # pragma: no cover - compiled
+    """Add one to the count of every window whose bit is set in ``x``: ``counter[w, i]``
+    holds bit ``i`` of the counts of word ``w``'s 64 windows (a bit-sliced counter)."""
+    i = 0
+    while x:
+        carry = counter[w, i] & x
+        counter[w, i] ^= x
+        x = carry
+        i += 1
+
+
+@njit(cache=True)
+def _read(counter: np.ndarray, out: np.ndarray) -> None:  # pragma: no cover - compiled
+    one = np.uint64(1)
+    for w in range(counter.shape[0]):
+        for j in range(64):
+            c = 0
+            for i in range(counter.shape[1]):
+                c |= int((counter[w, i] >> np.uint64(j)) & one) << i
+            out[w * 64 + j] = c
+
+
+@njit(cache=True)
+def _sweep(start: np.ndarray, neighbours: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+    """A breadth-first search for 64 windows a word at once: bit ``j`` of ``seen[s, w]``
+    says grid ``s`` is already known to be within the current level of window ``64 w + j``.
+    Each level is one pass over the grids, each taking from its 21 neighbours the windows
+    their frontier reached and keeping the new ones (a grid every window has reached is
+    passed over); the grids each window reaches at each level are counted as it goes."""
+    n, words = start.shape
+    swaps = neighbours.shape[1]
+    zero = np.uint64(0)
+    seen = start.copy()
+    front = start.copy()
+    nxt = np.zeros_like(start)
+    counter = np.zeros((words, 32), np.uint64)
+    counts = np.zeros((64, words * 64), np.int64)
+    for s in range(n):
+        for w in range(words):
+            _add(counter, w, start[s, w])
+    _read(counter, counts[0])
+    acc = np.empty(words, np.uint64)
+    level = 0
+    while True:
+        counter[:, :] = zero
+        grew = False
+        for s in range(n):
+            done = True
+            for w in range(words):
+                if seen[s, w] != ~zero:
+                    done = False
+            if done:
+                for w in range(words):
+                    nxt[s, w] = zero
+                continue
+            if words == 2:  # the usual deck (65 to 128 windows): the two words in registers
+                a0 = zero
+                a1 = zero
+                for k in range(swaps):
+                    t = neighbours[s, k]
+                    a0 |= front[t, 0]
+                    a1 |= front[t, 1]
+                for b in range(9):
+                    t = s ^ (1 << b)
+                    a0 |= front[t, 0]
+                    a1 |= front[t, 1]
+                acc[0] = a0
+                acc[1] = a1
+            else:
+                acc[:] = zero
+                for k in range(swaps + 9):
+                    t = neighbours[s, k] if k < swaps else s ^ (1 << (k - swaps))
+                    for w in range(words):
+                        acc[w] |= front[t, w]
+            for w in range(words):
+                new = acc[w] & ~seen[s, w]
+                nxt[s, w] = new
+                if new:
+                    grew = True
+                    seen[s, w] |= new
+                    _add(counter, w, new)
+        if not grew:
+            break
+        level += 1
+        _read(counter, counts[level])
+        front, nxt = nxt, front
+    return counts[:level + 1]
 
 
 @njit(cache=True)
@@ -277,18 +402,19 @@ def scale_of(deck: Deck) -> tuple[tuple[tuple[int, float], ...], int] | None:
     return bounds, values[-1]
 
 
-def check_card(g: Grids, deck: Deck, card: Card, bounds: Sequence[tuple[int, float]], top: int) -> CardCheck:
-    window = card.pattern.rows
-    shown = g.showing(window)
+def check_card(g: Grids, deck: Deck, card: Card, bounds: Sequence[tuple[int, float]], top: int,
+               shown: np.ndarray, counts: np.ndarray | None) -> CardCheck:
+    """One card, given the grids that show its window and how many grids lie at each least
+    number of actions from one of them (``Grids.levels``)."""
     key = hashlib.sha256(np.packbits(shown).tobytes()).hexdigest()
     problems: list[str] = []
-    if not shown.any():
+    if counts is None or not shown.any():
         why = card.pattern.shortage(deck.tiles) or "no place fits it"
         return CardCheck(card.id, False, None, None, None, None, key, (f"no grid shows this window: {why}",))
-    dist = g.distances(shown)
-    difficulty = float(dist.sum(dtype=np.int64)) / g.size
+    levels = np.arange(len(counts), dtype=np.int64)
+    difficulty = float((counts * levels).sum()) / g.size
     share = float(shown.sum()) / g.size
-    most = int(dist.max())
+    most = int(np.flatnonzero(counts)[-1])
     if card.difficulty is not None and abs(card.difficulty - difficulty) > TOLERANCE:
         problems.append(f"difficulty: stored {card.difficulty}, recomputed {difficulty:.3f}")
     if card.shown is not None and abs(card.shown - share) > 5e-7 + 1e-12:
@@ -371,7 +497,11 @@ def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck
         bounds, top, scale = DEFAULT_POINT_BOUNDS, DEFAULT_TOP, ("the absolute scale (about 0.9 points an "
                                                                 "expected action, as the published deck)")
     g = grids(deck.tiles)
-    checks = tuple(check_card(g, deck, c, bounds, top) for c in deck.cards)
+    shown = [g.showing(c.pattern.rows) for c in deck.cards]
+    feasible = [k for k, s in enumerate(shown) if s.any()]
+    counts = g.levels([shown[k] for k in feasible])
+    column = {k: counts[:, i] for i, k in enumerate(feasible)}
+    checks = tuple(check_card(g, deck, c, bounds, top, shown[k], column.get(k)) for k, c in enumerate(deck.cards))
     rules: list[str] = []
     first: dict[str, CardId] = {}
     for k in checks:

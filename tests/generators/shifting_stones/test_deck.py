@@ -7,6 +7,7 @@ import itertools
 from collections import Counter, deque
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from generators.common.errors import RequestError, Shortfall
@@ -285,3 +286,25 @@ def test_no_face_is_grey_which_on_a_card_means_any_stone() -> None:
     many = tile_set_from({"title": "many", "tiles": [{"faces": [f"A{k}", f"B{k}"], "count": 1} for k in range(9)]},
                          "tiles")
     assert all(c in FACES for t in many.tiles for c in t.colours)
+
+
+@pytest.mark.parametrize("windows", [1, 64, 70, 130])  # one word, exactly one, two (in registers), three
+def test_the_verifiers_many_window_search_counts_each_windows_levels(windows: int) -> None:
+    import random
+
+    grids = verify.Grids(SMALL)
+    rng = random.Random(windows)
+    chosen = []
+    while len(chosen) < windows:
+        h, w = rng.choice([(1, 2), (2, 1), (1, 3), (2, 2)])
+        window = tuple(tuple(rng.choice([None, 0, 1, 2, 3]) for _ in range(w)) for _ in range(h))
+        if grids.showing(window).any():
+            chosen.append(window)
+    shown = [grids.showing(w) for w in chosen]
+    counts = grids.levels(shown)
+    assert counts.shape[1] == windows
+    for j in sorted({0, windows // 2, windows - 1}):
+        dist = grids.distances(shown[j])
+        assert (dist >= 0).all()
+        want = np.bincount(dist, minlength=counts.shape[0])
+        assert counts[:, j].tolist() == want.tolist()
