@@ -24,7 +24,7 @@ import cadquery as cq
 from cad.common import kit, plates, strokes, threemf
 from cad.common.kit import Mapper
 from cad.common.profile import Physical
-from cad.common.solids import fuse, gem, mesh, prism, val
+from cad.common.solids import face, fuse, gem, mesh, relief, val
 from generators.common.palette import INK
 from generators.monolyth.deck import Deck
 from generators.monolyth.pool import SIDE, Pool
@@ -104,7 +104,7 @@ def board_parts(edges: tuple[str, str, str, str], ph: Physical,
             loops = strokes.strokes(letter, cx - strokes.width(letter, size) / 2, cy - size / 2, size, stroke)
             if side in ("east", "west"):  # letters on the side walls lie along them
                 loops = [[(cx + (py - cy), cy - (px - cx)) for px, py in loop] for loop in loops]
-            cuts[side] = fuse([prism([loop], ph.deboss_depth, height - ph.deboss_depth) for loop in loops])
+            cuts[side] = relief([face([loop]) for loop in loops], ph.deboss_depth, height - ph.deboss_depth)
     out = []
     body = floor.fuse(walls["north"]).clean()
     if "north" in cuts:
@@ -125,7 +125,7 @@ def token_parts(value: int, ph: Physical) -> list[tuple[str, cq.Shape, bool]]:
     size = 8.0
     stroke = max(ph.min_stroke, 1.0)
     loops = strokes.strokes(text, TOKEN / 2 - strokes.width(text, size) / 2, TOKEN / 2 - size / 2, size, stroke)
-    cut = fuse([prism([loop], ph.deboss_depth, TOKEN_T - ph.deboss_depth) for loop in loops])
+    cut = relief([face([loop]) for loop in loops], ph.deboss_depth, TOKEN_T - ph.deboss_depth)
     return [("body", disc.cut(cut).clean(), False), ("ink", cut.intersect(disc), True)]
 
 

@@ -23,7 +23,7 @@ import cadquery as cq
 from cad.common import kit, plates, strokes, threemf
 from cad.common.kit import Mapper
 from cad.common.profile import Physical
-from cad.common.solids import fuse, gem, mesh, prism
+from cad.common.solids import face, fuse, gem, mesh, relief
 from generators.common.palette import INK
 from generators.mystery_of_the_temples.box import Box, Side
 from generators.mystery_of_the_temples.deck import Deck
@@ -95,8 +95,7 @@ def board_parts(side: Side, ph: Physical) -> list[tuple[str, cq.Shape, bool]]:
         length = math.hypot(x1 - x0, y1 - y0)
         ux, uy = (x1 - x0) / length, (y1 - y0) / length
         nx, ny = -uy * GROOVE / 2, ux * GROOVE / 2
-        loop = [(x0 + nx, y0 + ny), (x1 + nx, y1 + ny), (x1 - nx, y1 - ny), (x0 - nx, y0 - ny)]
-        grooves.append(prism([loop], ph.deboss_depth, PLATE - ph.deboss_depth))
+        grooves.append([(x0 + nx, y0 + ny), (x1 + nx, y1 + ny), (x1 - nx, y1 - ny), (x0 - nx, y0 - ny)])
     text = side.name.upper()
     stroke = max(ph.min_stroke, 0.9)
     loops = strokes.strokes(text, MARGIN - 2, 2.5, LABEL, stroke)
@@ -107,10 +106,10 @@ def board_parts(side: Side, ph: Physical) -> list[tuple[str, cq.Shape, bool]]:
             loops += strokes.strokes(word, x, y, ABILITY, max(ph.min_stroke, ABILITY * 0.16))
             x += strokes.width(word, ABILITY) + ABILITY
         y -= ABILITY + 2.2
-    grooves += [prism([loop], ph.deboss_depth, PLATE - ph.deboss_depth) for loop in loops]
-    cut = fuse(grooves)
-    body = plate.cut(cut).cut(fuse(pockets)).clean()
-    inlay = cut.intersect(plate).cut(fuse(pockets)).clean()
+    cut = relief([face([loop]) for loop in grooves + loops], ph.deboss_depth, PLATE - ph.deboss_depth)
+    holes = fuse(pockets)
+    body = plate.cut(cut).cut(holes).clean()
+    inlay = cut.cut(holes).clean()
     return [("board", body, False), ("lines", inlay, True)]
 
 
@@ -125,14 +124,20 @@ def steps(deck: Deck) -> int:
     return len(deck.box.grids) + len(deck.box.colours)
 
 
+def _board_solids(ph: Physical, side: Side) -> tuple[kit.Solid, ...]:
+    """A grid side's board, meshed: what a worker makes of it."""
+    return tuple(kit.Solid(f"grid {side.name} {part}", mesh(shape), "ink" if inlay else "board", inlay)
+                 for part, shape, inlay in board_parts(side, ph))
+
+
 def pieces(deck: Deck, ph: Physical, players: int, progress: Callable[[str], None] = lambda _: None,
            mapper: Mapper = map) -> list[kit.Piece]:
+    from functools import partial
+
     box = deck.box
     out = []
-    for side in box.grids:
+    for side, solids in zip(box.grids, mapper(partial(_board_solids, ph), box.grids)):  # boards in the pool
         progress(f"grid {side.name}")
-        solids = tuple(kit.Solid(f"grid {side.name} {part}", mesh(shape), "ink" if inlay else "board", inlay)
-                       for part, shape, inlay in board_parts(side, ph))
         out.append(kit.Piece(f"grid-{side.name}".lower(), f"crystal grid {side.name}", solids, 1,
                              change_at=PLATE - ph.deboss_depth, group="boards"))
     crystal = mesh(gem(CRYSTAL, CRYSTAL_H))

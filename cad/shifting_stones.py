@@ -25,7 +25,7 @@ import cadquery as cq
 from cad.common import kit, plates, threemf
 from cad.common.kit import Mapper
 from cad.common.profile import Physical
-from cad.common.solids import fuse, mesh, prism, val
+from cad.common.solids import face, mesh, relief, val
 from generators.common.palette import INK, colour_name, text_on
 from generators.shifting_stones.deck import Deck
 from generators.shifting_stones.symbols import Symbol, symbols
@@ -83,7 +83,7 @@ def _blank(plan: StonePlan, ph: Physical, z0: float, z1: float) -> cq.Shape:
 
 
 def _marks(outlines: Sequence[Sequence[tuple[float, float]]], depth: float, z: float) -> cq.Shape:
-    return fuse([prism([list(p)], depth, z) for p in outlines])
+    return relief([face([list(p)]) for p in outlines], depth, z)
 
 
 def stone_parts(tiles: TileSet, tile: int, ph: Physical) -> list[tuple[str, cq.Shape, bool]]:

@@ -41,7 +41,6 @@ from cad.puzzle_temple.cards import (  # noqa: F401 - the package is the game's 
     Feature,
     Fit,
     Point,
-    _feature_solid,
     assembled,
     block_shapes,
     block_solid,

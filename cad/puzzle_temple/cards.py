@@ -14,7 +14,8 @@ import cadquery as cq
 from cad.common import strokes
 from cad.common.outline import offset
 from cad.common.profile import STROKE_PER_CAP, Physical
-from cad.common.solids import fuse, lead_in, prism, section, val
+from cad.common.solids import disc, lead_in, prism, relief, section, val
+from cad.common.solids import face as flat_face
 from generators.puzzle_temple.deck import Card, Deck, Face
 from solver.shapes import lying, plane
 
@@ -137,11 +138,10 @@ def icon_cells(cells: Iterable[Cell], gap: float) -> list[tuple[Point, ...]]:
     return out
 
 
-def _feature_solid(f: Feature, depth: float, z: float) -> cq.Shape:
+def _feature_face(f: Feature) -> cq.Face:
     if f.circle is not None:
-        x, y, r = f.circle
-        return cq.Solid.makeCylinder(r, depth, cq.Vector(x, y, z))
-    return prism(f.loops, depth).translate(cq.Vector(0, 0, z))
+        return disc(*f.circle)
+    return flat_face(f.loops)
 
 
 def card_parts(deck: Deck, card: Card, ph: Physical, ams: bool) -> list[tuple[str, cq.Shape]]:
@@ -155,10 +155,10 @@ def card_parts(deck: Deck, card: Card, ph: Physical, ams: bool) -> list[tuple[st
     loops = [[(plan.lock_x + x, plan.lock_top + y) for x, y in loop] for loop in outline]
     pocket = prism(loops, ph.pocket_depth + 1.0).translate(cq.Vector(0, 0, floor))
     z = ph.card_thickness - ph.deboss_depth
-    marks: dict[str, list[cq.Shape]] = {}
+    marks: dict[str, list[cq.Face]] = {}
     for f in plan.features:
-        marks.setdefault(f.key, []).append(_feature_solid(f, ph.deboss_depth, z))
-    fused = {key: fuse(solids) for key, solids in marks.items()}
+        marks.setdefault(f.key, []).append(_feature_face(f))
+    fused = {key: relief(faces, ph.deboss_depth, z) for key, faces in marks.items()}
     xs = [x for loop in loops for x, _ in loop]
     ys = [y for loop in loops for _, y in loop]
     body = lead_in(plate.cut(pocket), ph.card_thickness, (min(xs) - 0.01, min(ys) - 0.01, max(xs) + 0.01,

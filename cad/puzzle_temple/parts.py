@@ -11,7 +11,7 @@ import cadquery as cq
 from cad.common import strokes
 from cad.common.outline import offset
 from cad.common.profile import STROKE_PER_CAP, Physical
-from cad.common.solids import fuse, lead_in, prism, val
+from cad.common.solids import face, fuse, lead_in, prism, relief, val
 from cad.puzzle_temple.cards import LABEL_GAP, RIM
 
 Cell = tuple[int, int]
@@ -60,12 +60,12 @@ def coupon_parts(ph: Physical) -> tuple[list[tuple[str, cq.Shape]], list[tuple[f
         tx = x + ph.pitch - strokes.width(text, ph.text_size) / 2
         ty = RIM + 2 * stroke
         for loop in strokes.strokes(text, tx, ty, ph.text_size, stroke):
-            labels.append(prism([loop], ph.deboss_depth, ph.card_thickness - ph.deboss_depth))
+            labels.append(face([loop]))
         if abs(c - ph.clearance) < 1e-9:  # the settings' own: underlined
             bar = [(tx, RIM), (tx + strokes.width(text, ph.text_size), RIM),
                    (tx + strokes.width(text, ph.text_size), RIM + stroke), (tx, RIM + stroke)]
-            labels.append(prism([bar], ph.deboss_depth, ph.card_thickness - ph.deboss_depth))
-    ink = fuse(labels)
+            labels.append(face([bar]))
+    ink = relief(labels, ph.deboss_depth, ph.card_thickness - ph.deboss_depth)
     body = lead_in(plate.cut(cq.Compound.makeCompound(pockets)), ph.card_thickness,
                    (RIM, top - ph.pitch - widest, width - RIM, top + widest + 1e-3), ph.lead_in)
     body = body.cut(ink).clean()
@@ -176,12 +176,12 @@ def board_parts(ph: Physical) -> list[tuple[str, cq.Shape]]:
     marks = []
     for k, (x, y) in enumerate(hexes):
         ring = [_hexagon(radius - 0.6, x, y), list(reversed(_hexagon(radius - 0.6 - RING, x, y)))]
-        marks.append(prism(ring, ph.deboss_depth, z))
+        marks.append(face(ring))
         text = "S" if k == 0 else str(k)
         tx = x - strokes.width(text, ph.text_size) / 2
         for loop in strokes.strokes(text, tx, y - ph.text_size / 2, ph.text_size, stroke):
-            marks.append(prism([loop], ph.deboss_depth, z))
-    ink = fuse(marks)
+            marks.append(face([loop]))
+    ink = relief(marks, ph.deboss_depth, z)
     xs, ys = [x for x, _ in holes], [y for _, y in holes]
     region = (min(xs) - hole_r - 0.01, min(ys) - hole_r - 0.01, max(xs) + hole_r + 0.01, max(ys) + hole_r + 0.01)
     body = lead_in(plate.cut(cq.Compound.makeCompound(cutters)), ph.card_thickness, region, ph.lead_in)
