@@ -134,12 +134,14 @@ def paying_paths(state: Sequence[int], ps: np.ndarray, run: Sequence[int]) -> np
 
 @njit(cache=True, nogil=True)
 def _actions(state: np.ndarray, ps: np.ndarray, run: np.ndarray, draw: np.ndarray,
-             colours: int) -> float:  # pragma: no cover - compiled
+             colours: int, bound: float = np.inf) -> float:  # pragma: no cover - compiled
+    # ``bound``: a cost already known (the other run's); a path is costed only while it may
+    # beat the best so far, each crystal not in place costing at least one action
     total = np.zeros(colours, dtype=np.int64)
     for s in range(state.shape[0]):
         if state[s] >= 0:
             total[state[s]] += 1
-    best = np.inf
+    best = bound
     spare = np.zeros(colours, dtype=np.int64)
     need = np.zeros(colours, dtype=np.int64)
     k = run.shape[0]
@@ -147,12 +149,18 @@ def _actions(state: np.ndarray, ps: np.ndarray, run: np.ndarray, draw: np.ndarra
         for c in range(colours):
             spare[c] = total[c]
             need[c] = 0
+        missing = 0
         for j in range(k):
             crystal = state[ps[i, j]]
             if _fits(crystal, run[j]):
                 spare[crystal] -= 1
             else:
                 need[run[j]] += 1
+                missing += 1
+                if missing >= best:
+                    break
+        if missing >= best:
+            continue
         cost = 0.0
         left = 0
         for c in range(1, colours):
@@ -218,7 +226,7 @@ def _measure(runs: int, seed: int, slots: int, supply: np.ndarray, ps_a: np.ndar
             state[i] = bag[i]
         cost = _actions(state, ps_a, run_a, draw, colours) if ps_a.shape[0] else np.inf
         if ps_b.shape[0] and cost > 0.0:
-            cost = min(cost, _actions(state, ps_b, run_b, draw, colours))
+            cost = min(cost, _actions(state, ps_b, run_b, draw, colours, cost))
         out[r] = cost
     return out
 
@@ -239,6 +247,7 @@ def measure(grid: Grid, runs: Sequence[Sequence[int]], supply: Sequence[int], *,
         raise ValueError("no run is payable on this grid: no path has its length")
     if sum(supply) < grid.slots:
         raise ValueError(f"the supply holds {sum(supply)} crystals, fewer than the grid's {grid.slots} slots")
+    table.sort(key=lambda t: len(t[1]))  # the shorter run first: its cost bounds the longer one's search
     (ps_a, run_a), (ps_b, run_b) = table[0], table[-1] if len(table) > 1 else (np.zeros((0, 1), np.int64),
                                                                                np.zeros(1, np.int64))
     costs = _measure(games, seed % (1 << 31), grid.slots, np.asarray(supply, dtype=np.int64), ps_a, run_a, ps_b,
