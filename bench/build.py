@@ -17,21 +17,20 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-TEMPLEFORGE = [sys.executable, "-m", "templeforge"]
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.common import command  # noqa: E402
 
 
 def build(out: Path, jobs: int, *extra: str) -> float:
-    started = time.perf_counter()
-    subprocess.run([*TEMPLEFORGE, "build", "--out", str(out), "--jobs", str(jobs), *extra], check=True, cwd=ROOT,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - started
+    ran = command(["build", "--out", str(out), "--jobs", str(jobs), *extra])
+    if ran.status != 0:
+        raise SystemExit(f"templeforge build failed (exit {ran.status})")
+    return ran.seconds
 
 
 def stages(out: Path) -> dict[str, float]:

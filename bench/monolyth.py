@@ -28,6 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.common import best  # noqa: E402
 from generators.common.grading import TARGETS  # noqa: E402
 from generators.monolyth.generate import generate  # noqa: E402
 from generators.monolyth.measure import pieces  # noqa: E402
@@ -36,16 +37,6 @@ from generators.monolyth.spec import Spec  # noqa: E402
 from generators.monolyth.verify import verify_deck  # noqa: E402
 from solver.heightmap import Board, Target, build, replay  # noqa: E402
 from solver.turns import expected_turns, simulate_turns  # noqa: E402
-
-
-def best(fn, repeat: int) -> tuple[float, object]:  # type: ignore[no-untyped-def]
-    out = None
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return min(times), out
 
 
 def main() -> int:

@@ -18,25 +18,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.common import best  # noqa: E402
 from generators.puzzle_temple import generate as gen  # noqa: E402
 from print import puzzle_temple as pt  # noqa: E402
 from print.common.previews import previews  # noqa: E402
 from print.common.sizes import parse_paper  # noqa: E402
 from solver.pieces import preset  # noqa: E402
-
-
-def best(repeat: int, job):  # type: ignore[no-untyped-def]
-    times, out = [], None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = job()
-        times.append(time.perf_counter() - start)
-    return min(times), out
 
 
 def main() -> None:
@@ -50,11 +41,11 @@ def main() -> None:
     request = pt.Request("auto", parse_paper("a4"), "long", (0.0, 0.0), 3.0, 15.0, 4)
     pt.make(deck, request, "warm-up")  # fonts registered, modules loaded
 
-    took, printed = best(args.repeat, lambda: pt.make(deck, request, "bench"))
+    took, printed = best(lambda: pt.make(deck, request, "bench"), args.repeat)
     pages = {name: data.count(b"/Type /Page\n") for name, data in printed.files.items()}
     total = sum(pages.values())
-    shown, files = best(args.repeat, lambda: previews(printed.files, printed.imposition,
-                                                      [str(c.id) for c in deck.cards]))
+    shown, files = best(lambda: previews(printed.files, printed.imposition, [str(c.id) for c in deck.cards]),
+                        args.repeat)
     size = sum(len(d) for d in printed.files.values())
     print(f"deck: {len(deck.cards)} cards (seed {args.seed}); card size {printed.size}")
     for name in sorted(pages):

@@ -24,24 +24,18 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from collections import Counter  # noqa: E402
 
+from bench.common import best  # noqa: E402
 from generators.shifting_stones import scale, verify  # noqa: E402
 from generators.shifting_stones.generate import generate  # noqa: E402
 from generators.shifting_stones.space import space  # noqa: E402
 from generators.shifting_stones.spec import Spec  # noqa: E402
 from generators.shifting_stones.tiles import PUBLISHED  # noqa: E402
-
-
-def timed(job):  # type: ignore[no-untyped-def]
-    start = time.perf_counter()
-    out = job()
-    return time.perf_counter() - start, out
 
 
 def main() -> None:
@@ -50,24 +44,24 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
-    built, sp = timed(lambda: space(PUBLISHED))
-    checker_built, grids = timed(lambda: verify.Grids(PUBLISHED))
+    built, sp = best(lambda: space(PUBLISHED))
+    checker_built, grids = best(lambda: verify.Grids(PUBLISHED))
     # compile both searches once (numba caches on disk; the first call still loads)
     window = ((0, None), (None, 3))
     sp.distances(sp.shows(window))
     grids.distances(grids.showing(window))
 
-    t2, deck = timed(lambda: generate(Spec(seed=args.seed, workers=2)))
-    t1, again = timed(lambda: generate(Spec(seed=args.seed, workers=1)))
+    t2, deck = best(lambda: generate(Spec(seed=args.seed, workers=2)))
+    t1, again = best(lambda: generate(Spec(seed=args.seed, workers=1)))
     assert deck.dumps() == again.dumps(), "the deck depends on the workers"
-    tv, check = timed(lambda: verify.verify_deck(deck))
+    tv, check = best(lambda: verify.verify_deck(deck))
     assert check.ok, check.problems[:3]
 
     ours, theirs = [], []
     for card in deck.cards[: args.patterns]:
         rows = card.pattern.rows
-        ours.append(timed(lambda rows=rows: sp.distances(sp.shows(rows)))[0])
-        theirs.append(timed(lambda rows=rows: grids.distances(grids.showing(rows)))[0])
+        ours.append(best(lambda rows=rows: sp.distances(sp.shows(rows)))[0])
+        theirs.append(best(lambda rows=rows: grids.distances(grids.showing(rows)))[0])
     p50, p50v = statistics.median(ours), statistics.median(theirs)
     print(f"grids: {sp.size:,}; tables built in {built:.2f} s (generator), {checker_built:.2f} s (verifier)")
     print("| task | time | ratio |")

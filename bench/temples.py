@@ -27,22 +27,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.common import best  # noqa: E402
 from generators.mystery_of_the_temples.box import DEFAULT, runs  # noqa: E402
 from generators.mystery_of_the_temples.generate import generate  # noqa: E402
 from generators.mystery_of_the_temples.measure import GAMES, seed_of  # noqa: E402
 from generators.mystery_of_the_temples.spec import Spec  # noqa: E402
 from generators.mystery_of_the_temples.verify import verify_deck  # noqa: E402
 from solver.paths import from_empty, measure, paths  # noqa: E402
-
-
-def best(fn, repeat: int) -> tuple[float, object]:  # type: ignore[no-untyped-def]
-    out = None
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return min(times), out
 
 
 def main() -> int:

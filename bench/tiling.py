@@ -14,8 +14,10 @@ It times, for the same instances in one run:
    a fixed seed).
 
 Every timing starts from a ``Puzzle`` (region and pieces) with the placement cache cleared
-and includes everything an engine needs: the placements (the same Python code feeds every
-engine), its own model or matrix, and the search. The engines:
+and includes everything an engine needs: the placements, its own model or matrix, and the
+search. The Python placements feed xcover, exact-cover and CP-SAT; the counter makes its
+own masks in compiled code from the region and the pieces' orientations, which it keeps
+once per piece set (as a deck's faces share them). The engines:
 
 ``counter``      ``solver.tiling.count(..., engine="counter")``: the public call, with its
                  precheck and result objects
@@ -29,8 +31,8 @@ Every engine answers a small warm-up puzzle first, so compiled code is loaded be
 anything is timed. The Ubongo-size instances are timed one engine at a time, in two rounds
 (the faster of the two per instance is kept), with a ``placements`` column for the set-up
 every engine shares; every engine's answers are checked against the others'. Targets
-(issue 2): 6x10 count ratio counter/xcover <= 1.0; first solution within 2x of
-exact-cover; Ubongo medians within 1.5x of exact-cover.
+(issue 34): 6x10 count at most 0.1 of xcover; first 6x10 tiling at most 0.3 of
+exact-cover; Ubongo medians at most 0.5 of exact-cover.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.common import Figure, missed, table  # noqa: E402
 from solver import puzzle as puzzle_module  # noqa: E402
 from solver import tiling  # noqa: E402
 from solver.pieces import preset, random_union  # noqa: E402
@@ -162,14 +165,16 @@ def report(title: str, rows: dict[str, tuple[float, int]], peer: str, unit: str 
         print(f"  {name:<12} {shown}   answer {value:<8} ratio to {peer}: {seconds / base:6.2f}")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--instances", type=int, default=200, help="Ubongo puzzles per size")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the Ubongo puzzles")
-    parser.add_argument("--repeats", type=int, default=3, help="runs of the 6x10 count (best kept)")
-    parser.add_argument("--skip-6x10", action="store_true", help="only the Ubongo-size puzzles")
-    args = parser.parse_args(argv)
+class Disagreement(RuntimeError):
+    """Two engines (or two runs of one) gave different answers."""
 
+
+def figures(instances: int = 200, seed: int = 1, repeats: int = 3, skip_6x10: bool = False) -> list[Figure]:
+    """Run the bench (printing as it goes) and return its figures against their targets.
+
+    Raises:
+        Disagreement: the engines disagree on an answer.
+    """
     counter_count, counter_first = ours("counter")
     cp_sat_count, _ = ours("cp-sat")
     counts = {"counter": counter_count, "xcover": xcover_count, "exact-cover": exact_cover_count}
@@ -180,33 +185,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     for answer in [*counts.values(), *firsts.values(), cp_sat_count]:
         answer(fresh(warm))
 
+    out: list[Figure] = []
     print(f"bench/tiling.py: Python {sys.version.split()[0]}, numpy {np.__version__}, "
           f"xcover {getattr(xcover, '__version__', '?')}, OR-Tools {tiling.ortools.__version__}")
-    if not args.skip_6x10:
+    if not skip_6x10:
         rect = Puzzle(Shape.parse("\n".join(["#" * 10] * 6)), preset("pentominoes"))
         start = time.perf_counter()
         placements = len(fresh(rect).placements())
         print(f"6x10 pentominoes: {placements} placements, built in "
-              f"{(time.perf_counter() - start) * 1000:.1f} ms (inside every figure below)")
+              f"{(time.perf_counter() - start) * 1000:.1f} ms (inside every figure below but the counter's)")
         first = {name: best_of(answer, rect, 5) for name, answer in firsts.items()}
         report("first 6x10 tiling (best of 5)", first, "exact-cover", unit="ms")
-        repeats = {"exact-cover": 1}  # about 20 s a run
-        every = {name: best_of(answer, rect, repeats.get(name, args.repeats))
-                 for name, answer in counts.items()}
-        report(f"count all 6x10 tilings (best of {args.repeats}; exact-cover 1 run)", every,
-               "xcover")
+        out.append(Figure("tiling", "first 6x10 tiling, counter", first["counter"][0] * 1000, "ms", "exact-cover",
+                          first["exact-cover"][0] * 1000, 0.3))
+        runs = {"exact-cover": 1}  # about 20 s a run
+        every = {name: best_of(answer, rect, runs.get(name, repeats)) for name, answer in counts.items()}
+        report(f"count all 6x10 tilings (best of {repeats}; exact-cover 1 run)", every, "xcover")
         if len({v for _, v in every.values()}) != 1:
-            print("  the engines disagree on the count!")
-            return 1
+            raise Disagreement("the engines disagree on the 6x10 count")
+        out.append(Figure("tiling", "count all 9356 6x10 tilings, counter", every["counter"][0], "s", "xcover",
+                          every["xcover"][0], 0.1))
 
-    # "placements" is the floor every engine stands on: the candidate placements alone
+    # "placements" is the floor the Python engines stand on: the candidate placements alone
     engines = {"placements": lambda p: len(p.placements()), **counts, "cp-sat": cp_sat_count}
     print(f"\nUbongo-size puzzles: median seconds per instance to count all tilings, "
-          f"{args.instances} per size, seed {args.seed}")
+          f"{instances} per size, seed {seed}")
     print(f"  {'pieces':<7}{'cells':>6}{'tilings':>9}{'(mean)':>8}" + "".join(f"{n:>13}" for n in engines)
           + "   counter / exact-cover")
     for size in (3, 4, 5):
-        puzzles = ubongo_instances(size, args.instances, args.seed)
+        puzzles = ubongo_instances(size, instances, seed)
         # one engine at a time over all the instances (interleaving them would let each
         # engine evict the others' code from the CPU caches); two rounds, the faster kept
         times: dict[str, list[float]] = {}
@@ -216,13 +223,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             times[name] = [min(a[0], b[0]) for a, b in zip(*rounds)]
             answers[name] = [v for _, v in rounds[0]]
             if any(v != w for (_, v), (_, w) in zip(*rounds)):
-                print(f"  {name} answers differently on a second run!")
-                return 1
+                raise Disagreement(f"{name} answers differently on a second run")
         for k, p in enumerate(puzzles):
             seen = {answers[name][k] for name in engines if name != "placements"}
             if len(seen) != 1:
-                print(f"  the engines disagree on {p.region.format()!r}: {seen}")
-                return 1
+                raise Disagreement(f"the engines disagree on {p.region.format()!r}: {seen}")
         median = {name: statistics.median(ts) for name, ts in times.items()}
         cells = statistics.median(p.region.size for p in puzzles)
         tilings = answers["counter"]
@@ -230,7 +235,26 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"{statistics.mean(tilings):>8.1f}"
               + "".join(f"{median[n] * 1000:>10.3f} ms" for n in engines)
               + f"   {median['counter'] / median['exact-cover']:.2f}")
-    return 0
+        out.append(Figure("tiling", f"Ubongo-size faces of {size} pieces, count all (median), counter",
+                          median["counter"] * 1000, "ms", "exact-cover", median["exact-cover"] * 1000, 0.5))
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--instances", type=int, default=200, help="Ubongo puzzles per size")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the Ubongo puzzles")
+    parser.add_argument("--repeats", type=int, default=3, help="runs of the 6x10 count (best kept)")
+    parser.add_argument("--skip-6x10", action="store_true", help="only the Ubongo-size puzzles")
+    args = parser.parse_args(argv)
+    try:
+        found = figures(args.instances, args.seed, args.repeats, args.skip_6x10)
+    except Disagreement as err:
+        print(f"  {err}!")
+        return 1
+    print()
+    print(table(found))
+    return 1 if missed(found) else 0
 
 
 if __name__ == "__main__":
