@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -237,19 +237,28 @@ def _colours(raw: Any, source: str, problems: list[str]) -> tuple[Colour, ...]:
     return tuple(out)
 
 
-def _grids(raw: Any, source: str, problems: list[str]) -> tuple[Side, ...]:
+def _tables(raw: Any, source: str, key: str, what: str, fields: Sequence[str],
+            problems: list[str]) -> Iterator[tuple[int, str, Mapping[str, Any]]]:
+    """Each table of the list ``key`` with its number and its place in ``source`` for the
+    problems; the list and each entry that is not a table of those fields are named."""
+    listed = ", ".join(fields[:-1]) + f" and {fields[-1]}"
     if not isinstance(raw, list) or not raw:
-        problems.append(f"{source}: grids: expected a list of grid sides ([[grids]] tables with board, side, "
-                        f"ability, slots and lines)")
-        return ()
-    out = []
+        problems.append(f"{source}: {key}: expected a list of {what}s ([[{key}]] tables with {listed})")
+        return
     for i, entry in enumerate(raw, start=1):
-        where = f"{source}: grids[{i}]"
+        where = f"{source}: {key}[{i}]"
         if not isinstance(entry, Mapping):
-            problems.append(f"{where}: expected a table with board, side, ability, slots and lines")
+            problems.append(f"{where}: expected a table with {listed}")
             continue
-        problems += [f"{where}.{k}: not a grid field (expected board, side, ability, slots, lines)"
-                     for k in sorted(set(entry) - {"board", "side", "ability", "slots", "lines"})]
+        problems += [f"{where}.{k}: not a {what.split()[0]} field (expected {', '.join(fields)})"
+                     for k in sorted(set(entry) - set(fields))]
+        yield i, where, entry
+
+
+def _grids(raw: Any, source: str, problems: list[str]) -> tuple[Side, ...]:
+    out = []
+    for i, where, entry in _tables(raw, source, "grids", "grid side", ("board", "side", "ability", "slots", "lines"),
+                                   problems):
         board, side, ability = entry.get("board", i), entry.get("side", "A"), entry.get("ability", "")
         slots, lines = entry.get("slots"), entry.get("lines")
         if not (isinstance(board, int) and not isinstance(board, bool) and 0 < board < 100):
@@ -295,18 +304,9 @@ def _grids(raw: Any, source: str, problems: list[str]) -> tuple[Side, ...]:
 
 
 def _temple_list(raw: Any, source: str, names: Sequence[str], problems: list[str]) -> tuple[Temple, ...]:
-    if not isinstance(raw, list) or not raw:
-        problems.append(f"{source}: temples: expected a list of temple sides ([[temples]] tables with colour, side, "
-                        f"track and layers)")
-        return ()
     out = []
-    for i, entry in enumerate(raw, start=1):
-        where = f"{source}: temples[{i}]"
-        if not isinstance(entry, Mapping):
-            problems.append(f"{where}: expected a table with colour, side, track and layers")
-            continue
-        problems += [f"{where}.{k}: not a temple field (expected colour, side, track, layers)"
-                     for k in sorted(set(entry) - {"colour", "side", "track", "layers"})]
+    for _, where, entry in _tables(raw, source, "temples", "temple side", ("colour", "side", "track", "layers"),
+                                   problems):
         colour, side, track, layers = entry.get("colour"), entry.get("side"), entry.get("track"), entry.get("layers")
         if colour not in names[1:]:
             problems.append(f"{where}.colour: expected one of {', '.join(names[1:])}, got {colour!r}")
