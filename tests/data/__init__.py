@@ -1,5 +1,6 @@
 """Sample decks the tests read instead of generating them (``make.py`` writes them;
-``tests/test_samples.py`` keeps them valid)."""
+``tests/test_samples.py`` keeps them valid), and ``mystery-of-the-temples-hand-written.json``:
+a designer's own ten temple sides, without measures, as a designer would write them."""
 
 from __future__ import annotations
 

@@ -217,7 +217,8 @@ LONG = {
     "generate puzzle-temple": ["generate", "puzzle-temple", "--cards", "72", "--workers", "2",
                                "--out", "{out}/deck.json"],
     "generate shifting-stones": ["generate", "shifting-stones", "--workers", "2", "--out", "{out}/deck.json"],
-    "verify": ["verify", str(ROOT / "tests" / "data" / "shifting-stones-12-seed-5.json")],
+    # a designer's ten temple sides without measures: about 5 s of measuring on our eight grid sides
+    "verify": ["verify", str(ROOT / "tests" / "data" / "mystery-of-the-temples-hand-written.json")],
     "pdf": ["pdf", str(ROOT / "tests" / "data" / "puzzle-temple-7-seed-3.json"), "--out", "{out}"],
     "cad": ["cad", str(ROOT / "tests" / "data" / "puzzle-temple-3-seed-11.json"), "--out", "{out}"],
 }
