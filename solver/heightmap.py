@@ -33,6 +33,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from operator import add, ge, itemgetter
+from typing import Any
 
 from solver.shapes import Shape
 
@@ -210,7 +212,12 @@ def single(colour: str) -> Kind:
 @dataclass(slots=True)
 class _Search:
     """A depth-first search over height maps. ``moves`` come with the count slots each
-    uses (``slots``, by the move's index); ``left`` holds what every slot has left."""
+    uses (``slots``, by the move's index); ``left`` holds what every slot has left.
+
+    Per node the work is table look-ups made once: the moves anchored at a column's height,
+    each move's test (its columns' heights fetched at once and compared with its bases) and
+    its step (added column by column), and a sort key per column that says the same as
+    (height, whether the next cube asks a colour, column)."""
 
     board: Board
     target: Target
@@ -220,16 +227,37 @@ class _Search:
     failed: set[tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=set)
     nodes: int = 0
     limit: int = 0
-    asked: frozenset[Cube] = frozenset()
+    tests: list[tuple[Callable[[Sequence[int]], Any], Any]] = field(default_factory=list)
+    steps: list[tuple[int, ...]] = field(default_factory=list)
+    counts: list[Callable[[Sequence[int]], Any]] = field(default_factory=list)
+    asked: list[frozenset[int]] = field(default_factory=list)
+    done: Callable[[tuple[int, ...]], bool] = bool
 
     def __post_init__(self) -> None:
-        self.asked = frozenset(q for q, _ in self.target.colours)
+        n = self.board.columns
+        w = self.board.width
+        at: dict[int, set[int]] = {}
+        for (x, y, z), _ in self.target.colours:
+            at.setdefault(y * w + x, set()).add(z)
+        self.asked = [frozenset(at.get(c, ())) for c in range(n)]
         for i, p in enumerate(self.moves):
             c, b, _ = p.base[0]
             self.anchored.setdefault((c, b), []).append(i)
+            columns = [c for c, _, _ in p.base]
+            if len(columns) == 1:  # itemgetter of one index gives the item, of two a tuple
+                columns *= 2
+            get = itemgetter(*columns)
+            self.tests.append((get, get(_at([c for c, _, _ in p.base], [b for _, b, _ in p.base], n))))
+            step = [0] * n
+            for c, _, k in p.base:
+                step[c] += k
+            self.steps.append(tuple(step))
+            used = list(self.slots[i])
+            self.counts.append(itemgetter(*(used * 2 if len(used) == 1 else used)))
+        self.done = _reached(self.target, n)
 
     def run(self, heights: tuple[int, ...], left: list[int], path: list[int]) -> bool:
-        if self.target.reached(heights):
+        if self.done(heights):
             return True
         key = (heights, tuple(left))
         if key in self.failed:
@@ -240,24 +268,48 @@ class _Search:
         # the lowest unfinished column first: pieces that sit there come first; at one height
         # a column whose next cube asks a colour after the free ones (the free pieces settle
         # around it, then the coloured ones fill it)
-        w = self.board.width
-        order = sorted(range(len(heights)), key=lambda c: (heights[c], (c % w, c // w, heights[c]) in self.asked, c))
-        for c in order:
-            for i in self.anchored.get((c, heights[c]), ()):
-                p = self.moves[i]
-                slots = self.slots[i]
-                if any(left[s] == 0 for s in slots) or not legal(p, heights):
+        anchored, asked, n = self.anchored, self.asked, len(heights)
+        order = sorted((h * 2 + (h in asked[c])) * n + c for c, h in enumerate(heights) if (c, h) in anchored)
+        slots_of, tests, steps, counts = self.slots, self.tests, self.steps, self.counts
+        for k in order:
+            c = k % n
+            for i in anchored[(c, heights[c])]:
+                get, want = tests[i]
+                if get(heights) != want or 0 in counts[i](left):
                     continue
+                slots = slots_of[i]
                 for s in slots:
                     left[s] -= 1
                 path.append(i)
-                if self.run(apply(p, heights), left, path):
+                if self.run(tuple(map(add, heights, steps[i])), left, path):
                     return True
                 path.pop()
                 for s in slots:
                     left[s] += 1
         self.failed.add(key)
         return False
+
+
+def _at(columns: Sequence[int], values: Sequence[int], n: int) -> list[int]:
+    """A height map (length ``n``) with ``values`` at ``columns``, 0 elsewhere."""
+    out = [0] * n
+    for c, v in zip(columns, values):
+        out[c] = v
+    return out
+
+
+def _reached(target: Target, n: int) -> Callable[[tuple[int, ...]], bool]:
+    """``target.reached`` as one fetch of the asked columns and one comparison."""
+    columns = [c for c, t in enumerate(target.heights) if t is not None]
+    if not columns:
+        return lambda heights: True
+    if len(columns) == 1:
+        columns *= 2
+    get = itemgetter(*columns)
+    want = get([t or 0 for t in target.heights])
+    if target.rule == CONTAIN:
+        return lambda heights: all(map(ge, get(heights), want))
+    return lambda heights: bool(get(heights) == want)
 
 
 class _Budget(Exception):
