@@ -267,11 +267,16 @@ def _dp(states: int, limits: np.ndarray, strides: np.ndarray, goal: np.ndarray, 
     h = np.zeros(ncol, dtype=np.int64)
     best = np.empty(kinds + colours, dtype=np.float64)
     worth = np.empty(kinds, dtype=np.float64)
+    order = np.empty(kinds, dtype=np.int64)
+    for c in range(ncol):
+        h[c] = limits[c]  # the last state: every column at its limit
     for idx in range(states - 1, -1, -1):
-        rest = idx
-        for c in range(ncol):
-            h[c] = rest % (limits[c] + 1)
-            rest //= limits[c] + 1
+        if idx < states - 1:  # the heights one state down: an odometer counting backwards
+            c = 0
+            while h[c] == 0:
+                h[c] = limits[c]
+                c += 1
+            h[c] -= 1
         done = True
         for c in range(ncol):
             if goal[c] >= 0 and ((contain and h[c] < goal[c]) or (not contain and h[c] != goal[c])):
@@ -293,8 +298,14 @@ def _dp(states: int, limits: np.ndarray, strides: np.ndarray, goal: np.ndarray, 
             worth[k] = best[k]
             if singles and best[kinds + colour_of[k]] < worth[k]:
                 worth[k] = best[kinds + colour_of[k]]
-        # the best of ``offer`` draws: sort kinds by worth, P(min = k-th) from tail sums
-        order = np.argsort(worth)
+        # the best of ``offer`` draws: sort kinds by worth (ties by kind: an insertion sort,
+        # the kinds are few), P(min = k-th) from tail sums
+        for j in range(kinds):
+            k = j
+            while k > 0 and worth[order[k - 1]] > worth[j]:
+                order[k] = order[k - 1]
+                k -= 1
+            order[k] = j
         tail = 1.0
         total = 0.0
         stuck = 0.0
