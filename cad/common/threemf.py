@@ -47,6 +47,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from xml.sax.saxutils import quoteattr
 
+import numpy as np
+
 from cad.common.meshes import Mesh, merge
 
 #: Where PrusaSlicer reads a project's colour changes.
@@ -167,7 +169,11 @@ def _num(value: float) -> str:
 
 
 def _mesh_xml(mesh: Mesh) -> str:
-    vertices = "".join(f'<vertex x="{_num(x)}" y="{_num(y)}" z="{_num(z)}"/>' for x, y, z in mesh.vertices)
+    # each distinct coordinate written once (a mesh repeats few values many times)
+    values, where = np.unique(mesh.vertices, return_inverse=True)
+    text = [_num(v) for v in values.tolist()]
+    vertices = "".join(f'<vertex x="{text[x]}" y="{text[y]}" z="{text[z]}"/>'
+                       for x, y, z in where.reshape(-1, 3).tolist())
     triangles = "".join(f'<triangle v1="{a}" v2="{b}" v3="{c}"/>' for a, b, c in mesh.triangles.tolist())
     return f"<mesh><vertices>{vertices}</vertices><triangles>{triangles}</triangles></mesh>"
 
