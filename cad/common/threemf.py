@@ -42,6 +42,7 @@ rounded to the micron).
 from __future__ import annotations
 
 import io
+import weakref
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -168,7 +169,19 @@ def _num(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
+#: Each mesh's XML, kept while the mesh lives: a kit writes every plate's meshes again into
+#: its all-plates project.
+_WRITTEN: weakref.WeakKeyDictionary[Mesh, str] = weakref.WeakKeyDictionary()
+
+
 def _mesh_xml(mesh: Mesh) -> str:
+    text = _WRITTEN.get(mesh)
+    if text is None:
+        text = _WRITTEN[mesh] = _mesh_text(mesh)
+    return text
+
+
+def _mesh_text(mesh: Mesh) -> str:
     # each distinct coordinate written once (a mesh repeats few values many times)
     values, where = np.unique(mesh.vertices, return_inverse=True)
     text = [_num(v) for v in values.tolist()]
