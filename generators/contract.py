@@ -149,11 +149,13 @@ class Rules(Protocol):
         """The deck file's JSON Schema."""
 
     def verify(self, deck: Any, *, time_limit: float | None = None, tiers_from: Any = None,
-               tiers_name: str = "", strict: bool = False) -> Check:
+               tiers_name: str = "", strict: bool = False, workers: int = 1) -> Check:
         """Re-prove every card without the generator; a hand-written deck gets its proofs.
         A hand-written deck's own pricing (points a designer wrote) that runs against the
         measured difficulty is reported, not failed, unless ``strict``; a generated deck's
-        always fails. A game whose cards carry no designer pricing ignores ``strict``."""
+        always fails. A game whose cards carry no designer pricing ignores ``strict``. The
+        cards may be checked side by side in up to ``workers`` processes
+        (``generators.common.pool.each``); the check is the same whatever the count."""
 
     def completed(self, deck: Any, check: Any) -> Deck:
         """``deck`` with every proof its passing ``check`` found written in (a hand-written

@@ -1,4 +1,5 @@
-"""The sample decks in ``tests/data/`` stay true: each passes the current verifier, and
+"""The sample decks in ``tests/data/`` stay true: each passes the current verifier (the same
+check on two workers as on one), and
 (``-m slow``) each is exactly what the generator makes today for its request, with one
 worker where the file was made with two, so the samples also hold the generators to "the
 deck does not depend on the workers"."""
@@ -18,6 +19,7 @@ def test_each_sample_passes_the_verifier(name: str) -> None:
     assert info.name == SAMPLES[name][0]
     check = info.load_rules().verify(deck)
     assert check.ok, check.problems[:3]
+    assert info.load_rules().verify(deck, workers=2) == check  # side by side, the same check
     request = SAMPLES[name][1]
     assert deck.seed == request["seed"] and len(deck.cards) == request.get("cards", len(deck.cards))
 

@@ -9,9 +9,10 @@ stopped on the way out, Ctrl-C included, without their tracebacks.
 from __future__ import annotations
 
 import itertools
+import multiprocessing
 import os
 import signal
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
@@ -56,3 +57,18 @@ class Pool:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def each(check: Callable[..., T], deck: Any, items: Sequence[Any], workers: int = 1, *extra: Any) -> list[T]:
+    """``check(deck, item, *extra)`` for every item, in order, spread over ``workers``
+    processes (in this one when 1, or when this process is itself a pool's worker, which may
+    not start its own): a verifier's cards checked side by side, the same answers."""
+    if workers <= 1 or len(items) < 2 or multiprocessing.current_process().daemon:
+        return [check(deck, item, *extra) for item in items]
+    with Pool(min(workers, len(items))) as pool:
+        return pool.map(_each_one, (check, deck, tuple(items), extra), range(len(items)))
+
+
+def _each_one(job: tuple[Callable[..., T], Any, tuple[Any, ...], tuple[Any, ...]], index: int) -> T:
+    check, deck, items, extra = job
+    return check(deck, items[index], *extra)

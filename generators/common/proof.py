@@ -96,7 +96,9 @@ def prove(game: Game, deck: Any, data: Any, source: str, *, unverified: bool = F
         return Proved(deck, False, f"{source}: {state.value}, not verified (--unverified): every card, plate and "
                                    f"page says {STAMP}")
     started = time.perf_counter()
-    check = rules.verify(deck)
+    from generators.common.pool import default_workers
+
+    check = rules.verify(deck, workers=default_workers())
     if check.problems:
         more = len(check.problems) - 1
         rest = f" (and {more} more: templeforge verify {source})" if more else ""

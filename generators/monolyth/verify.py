@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from generators.common import grading
 from generators.common.grading import Tier
+from generators.common.pool import each
 from generators.common.words import plural
 from generators.monolyth.deck import EXACT, Card, CardId, Deck
 from generators.monolyth.structure import key
@@ -178,7 +179,7 @@ def bounds_of(deck: Deck) -> tuple[float, float] | None:
 
 
 def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck | None = None,
-                tiers_name: str = "", strict: bool = False) -> DeckCheck:
+                tiers_name: str = "", strict: bool = False, workers: int = 1) -> DeckCheck:
     """Check every card and every rule (see the module docstring). ``tiers_from``: another
     deck whose tier bounds place the cards (default: this deck's own, else its thirds).
     ``time_limit`` and ``strict`` are accepted for the command's sake: every search here has
@@ -188,7 +189,7 @@ def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck
     scale = f"the tier bounds of {tiers_name or 'the other deck'}"
     if bounds is None:
         bounds, scale = bounds_of(deck), "the deck's own tier_bounds"
-    checks = [check_card(deck, c, bounds) for c in deck.cards]
+    checks = each(check_card, deck, deck.cards, workers, bounds)
     if bounds is None:
         values = [k.difficulty for k in checks if k.difficulty is not None]
         cut = grading.quantile_bounds(values)

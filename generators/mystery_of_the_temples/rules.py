@@ -38,10 +38,11 @@ def generate(spec: Spec, progress: Progress | None = None) -> Deck:
 
 
 def verify(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck | None = None,
-           tiers_name: str = "", strict: bool = False) -> DeckCheck:
+           tiers_name: str = "", strict: bool = False, workers: int = 1) -> DeckCheck:
     from generators.mystery_of_the_temples.verify import verify_deck
 
-    return verify_deck(deck, time_limit=time_limit, tiers_from=tiers_from, tiers_name=tiers_name, strict=strict)
+    return verify_deck(deck, time_limit=time_limit, tiers_from=tiers_from, tiers_name=tiers_name, strict=strict,
+                       workers=workers)
 
 
 def completed(deck: Deck, check: DeckCheck) -> Deck:

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from generators.common.grading import spearman
+from generators.common.pool import each
 from generators.mystery_of_the_temples.box import Side, crystals, free, runs
 from generators.mystery_of_the_temples.deck import Card, CardId, Deck, Paid, Priced
 from generators.mystery_of_the_temples.measure import PLACES, Balance, balance, difficulty, from_empty, witnesses
@@ -151,14 +152,15 @@ def _measured(deck: Deck, side: Side, card: Card, n: int) -> Paid | None:
 
 
 def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck | None = None,
-                tiers_name: str = "", strict: bool = False) -> DeckCheck:
+                tiers_name: str = "", strict: bool = False, workers: int = 1) -> DeckCheck:
     """Check every card and every rule (see the module docstring). ``time_limit`` and
     ``tiers_from`` are accepted for the command's sake: every measure here is a fixed number
-    of seeded grids, and points, not tiers, price a layer."""
+    of seeded grids, and points, not tiers, price a layer. The temple sides are measured
+    side by side in up to ``workers`` processes."""
     from generators.mystery_of_the_temples.generate import colour_budget, points_for
 
     del time_limit, tiers_from, tiers_name
-    checks = [check_card(deck, c) for c in deck.cards]
+    checks = each(check_card, deck, deck.cards, workers)
     out: list[str] = []
     notes: list[str] = []
     generated = bool(deck.parameters) and not deck.parameters.get("grids_only")  # points made, not given

@@ -31,6 +31,7 @@ from typing import Any
 from generators.common import grading
 from generators.common.errors import RequestError
 from generators.common.grading import Tier
+from generators.common.pool import each
 from generators.puzzle_temple.deck import DICE, Card, CardId, Deck, Face
 from solver import tiling
 from solver.pieces import PRESETS, preset
@@ -330,7 +331,7 @@ def tier_scale(deck: Deck, other: Deck | None = None, other_name: str = "") -> t
 
 
 def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck | None = None,
-                tiers_name: str = "") -> DeckCheck:
+                tiers_name: str = "", workers: int = 1) -> DeckCheck:
     """Re-prove every face of ``deck`` and check the card and deck rules.
 
     Args:
@@ -340,12 +341,15 @@ def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck
             own, else the default deck's).
     """
     bounds, scale = tier_scale(deck, tiers_from, tiers_name)
-    faces = []
     rules = deck_problems(deck) + parameter_problems(deck) + tier_problems(deck)
     usage: Counter[str] = Counter({b.name: 0 for b in deck.blocks})
     for card in deck.cards:
         rules.extend(card_problems(deck, card))
         for face in card.faces:
             usage.update(face.blocks)
-            faces.append(check_face(deck, card, face, time_limit=time_limit))
+    faces = each(_check_face, deck, [(card, face) for card in deck.cards for face in card.faces], workers, time_limit)
     return DeckCheck(tuple(faces), tuple(rules), dict(usage), bounds, scale)
+
+
+def _check_face(deck: Deck, pair: tuple[Card, Face], time_limit: float | None) -> FaceCheck:
+    return check_face(deck, *pair, time_limit=time_limit)

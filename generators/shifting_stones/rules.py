@@ -40,10 +40,11 @@ def generate(spec: Spec, progress: Progress | None = None) -> Deck:
 
 
 def verify(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck | None = None,
-           tiers_name: str = "", strict: bool = False) -> DeckCheck:
+           tiers_name: str = "", strict: bool = False, workers: int = 1) -> DeckCheck:
     from generators.shifting_stones.verify import verify_deck
 
-    return verify_deck(deck, time_limit=time_limit, tiers_from=tiers_from, tiers_name=tiers_name, strict=strict)
+    return verify_deck(deck, time_limit=time_limit, tiers_from=tiers_from, tiers_name=tiers_name, strict=strict,
+                       workers=workers)
 
 
 def completed(deck: Deck, check: DeckCheck) -> Deck:

@@ -480,13 +480,14 @@ def hand_written(deck: Deck) -> bool:
 
 
 def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck | None = None,
-                tiers_name: str = "", strict: bool = False) -> DeckCheck:
+                tiers_name: str = "", strict: bool = False, workers: int = 1) -> DeckCheck:
     """Check every card and every rule (see the module docstring). ``tiers_from``: another
     deck whose points scale places the cards (default: this deck's own, else the absolute
     scale). A hand-written list with its own points gets an ``agreement`` with the absolute
     scale, and its inverted pairs are problems only when ``strict``; a generated deck's are
-    always. ``time_limit`` is accepted for the command's sake; every search here finishes."""
-    del time_limit
+    always. ``time_limit`` is accepted for the command's sake; every search here finishes.
+    ``workers`` too: the cards are measured in one bit-parallel search, in this process."""
+    del time_limit, workers
     own = scale_of(deck)
     other = scale_of(tiers_from) if tiers_from is not None else None
     if other is not None:

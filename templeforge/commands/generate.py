@@ -94,7 +94,9 @@ def run_generate(info: Game, rules: Rules, profile: str | None, given: dict[str,
     from generators import read_deck
 
     _, again = read_deck(written)  # the file as written, read back
-    check = rules.verify(again)
+    from generators.common.pool import default_workers
+
+    check = rules.verify(again, workers=resolved.values.get("workers") or default_workers())
     if not check.ok:  # a bug: the generator proves everything it emits
         written.unlink(missing_ok=True)
         raise RuntimeError("the generated deck fails verification: " + "; ".join(check.problems[:3]))

@@ -40,11 +40,13 @@ class VerifyCommand(click.Command):
 @click.option("--tiers-from", metavar="DECK.json",
               help="Place the cards on this deck's scale (difficulty tiers, points: the game's); default: "
                    "the deck's own, else the default one.")
+@click.option("--workers", type=click.IntRange(1, 64), help="Processes to check the cards in, at most the "
+              "machine's cores (the check does not depend on it) [default: up to 2].")
 @click.option("--strict", is_flag=True, help="A hand-written deck's own points that run against difficulty (a "
               "card worth less but harder than one worth more) fail the deck; without it they are reported "
               "beside the tool's scale. A generated deck's always fail.")
 def verify(deck_file: str, time_limit: float | None, show_all: bool, tiers_from: str | None, seal_it: bool,
-           strict: bool) -> None:
+           strict: bool, workers: int | None) -> None:
     """Re-prove every face of a deck and check the deck's rules.
 
     The deck's `game` says which game's verifier runs; it does not use the generator. What
@@ -76,7 +78,10 @@ def verify(deck_file: str, time_limit: float | None, show_all: bool, tiers_from:
                                    f"{deck_file} a {info.name} deck")
     started = time.perf_counter()
     rules = info.load_rules()
-    check = rules.verify(deck, time_limit=time_limit, tiers_from=other, tiers_name=tiers_from or "", strict=strict)
+    from generators.common.pool import default_workers
+
+    check = rules.verify(deck, time_limit=time_limit, tiers_from=other, tiers_name=tiers_from or "", strict=strict,
+                         workers=workers or default_workers())
     took = time.perf_counter() - started
     made = f"generated, seed {deck.seed}" if deck.seed is not None else "hand-written"
     click.echo(f"{deck_file}: {info.title}, {plural(len(deck.cards), 'card')}, {check.counted} ({made})")

@@ -298,7 +298,7 @@ def _generate(b: Build) -> stages.Made:
 def _verify(b: Build) -> stages.Made:
     if b.checked is None:  # the deck was carried over and its check was not
         started = time.perf_counter()
-        b.checked = stages.Checked(*stages.checked(b.settings.game, b.deck), time.perf_counter() - started)
+        b.checked = stages.Checked(*stages.checked(b.settings.game, b.deck, b.jobs), time.perf_counter() - started)
     made = stages.verify(b.checked.check, b.settings.unverified)
     return stages.Made(made.files, made.lines, b.checked.seconds)
 
@@ -316,7 +316,7 @@ def _cad(b: Build) -> stages.Made:
 def _report(b: Build) -> stages.Made:
     assert b.report is not None
     if b.checked is None:  # verify was carried over: the report still shows a real check
-        b.checked = stages.Checked(*stages.checked(b.settings.game, b.deck))
+        b.checked = stages.Checked(*stages.checked(b.settings.game, b.deck, b.jobs))
     stamp = None if b.checked.check.ok else STAMP
     made = b.report(Reported(b.partial, b.settings, b.records, b.command, b.checked.deck, b.checked.check,
                              versions=tool_versions(), stamp=stamp))

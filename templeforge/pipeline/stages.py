@@ -48,7 +48,7 @@ def generate(settings: GameSettings, progress: Progress) -> tuple[Made, Checked]
     text = deck.dumps()
     started = time.perf_counter()
     progress(0, 0, "verifying")
-    again, check = checked(settings.game, text.encode("utf-8"))
+    again, check = checked(settings.game, text.encode("utf-8"), settings.generate.values.get("workers") or 1)
     verified = Checked(again, check, time.perf_counter() - started)
     if check.ok:
         text = sealed_text(settings.game, text)
@@ -65,10 +65,11 @@ class Checked:
     seconds: float | None = None
 
 
-def checked(game: Game, data: bytes) -> tuple[Deck, Check]:
-    """The deck in ``data`` and the independent verifier's check of it."""
+def checked(game: Game, data: bytes, workers: int = 1) -> tuple[Deck, Check]:
+    """The deck in ``data`` and the independent verifier's check of it (in up to ``workers``
+    processes)."""
     deck = deck_from_bytes(game, data)
-    return deck, game.load_rules().verify(deck)
+    return deck, game.load_rules().verify(deck, workers=workers)
 
 
 def verify(check: Check, unverified: bool = False) -> Made:
