@@ -95,24 +95,55 @@ def _bfs(targets: np.ndarray, swap: np.ndarray, bits: np.ndarray) -> np.ndarray:
             tail += 1
     head = 0
     pairs = swap.shape[1]
+    level = 0
+    # level by level: from the frontier outwards while it is small, then (once it is a
+    # quarter of what is left) each state not yet reached looking for a neighbour on the
+    # frontier, which stops at the first it finds (every action undoes itself, so a
+    # neighbour of a state is a state it is a neighbour of)
     while head < tail:
-        s = queue[head]
-        head += 1
-        a = s >> 9
-        o = s & 511
-        d = dist[s] + 1
-        for k in range(pairs):
-            t = (swap[a, k] << 9) | bits[o, k]
-            if dist[t] < 0:
-                dist[t] = d
-                queue[tail] = t
-                tail += 1
-        for p in range(9):
-            t = (a << 9) | (o ^ (1 << p))
-            if dist[t] < 0:
-                dist[t] = d
-                queue[tail] = t
-                tail += 1
+        frontier = tail - head
+        unvisited = n - tail
+        if frontier * 4 < unvisited:
+            end = tail
+            while head < end:
+                s = queue[head]
+                head += 1
+                a = s >> 9
+                o = s & 511
+                for k in range(pairs):
+                    t = (swap[a, k] << 9) | bits[o, k]
+                    if dist[t] < 0:
+                        dist[t] = level + 1
+                        queue[tail] = t
+                        tail += 1
+                for p in range(9):
+                    t = (a << 9) | (o ^ (1 << p))
+                    if dist[t] < 0:
+                        dist[t] = level + 1
+                        queue[tail] = t
+                        tail += 1
+        else:
+            head = tail
+            for s in range(n):
+                if dist[s] >= 0:
+                    continue
+                a = s >> 9
+                o = s & 511
+                hit = False
+                for p in range(9):
+                    if dist[(a << 9) | (o ^ (1 << p))] == level:
+                        hit = True
+                        break
+                if not hit:
+                    for k in range(pairs):
+                        if dist[(swap[a, k] << 9) | bits[o, k]] == level:
+                            hit = True
+                            break
+                if hit:
+                    dist[s] = level + 1
+                    queue[tail] = s
+                    tail += 1
+        level += 1
     return dist
 
 
@@ -177,26 +208,27 @@ class Space:
 
     def shows(self, window: Sequence[Sequence[int | None]]) -> np.ndarray:
         """For every state, whether its grid shows the window (rows of face numbers, None
-        for any tile) at some place, unturned."""
+        for any tile) at some place, unturned.
+
+        At one place the window asks, cell by cell, for a tile (the face's type) and a side
+        up (the face's side): the arrangements with those tiles there, crossed with the
+        orientations with those sides up (one mask and value over the nine side bits)."""
         h, w = len(window), max(len(r) for r in window)
-        face_of = np.empty((len(self.arrangements), PLACES, 2), np.int16)  # arrangement, place, side
-        types = self.arrangements.astype(np.int16)
-        face_of[:, :, 0] = types * 2
-        face_of[:, :, 1] = types * 2 + 1
-        o = np.arange(ORIENTATIONS)
-        side = [(o >> p) & 1 for p in range(PLACES)]
+        orientations = np.arange(ORIENTATIONS)
         out = np.zeros((len(self.arrangements), ORIENTATIONS), bool)
         for r0 in range(SIDE - h + 1):
             for c0 in range(SIDE - w + 1):
-                here = np.ones_like(out)
+                tiles = np.ones(len(self.arrangements), bool)
+                mask = value = 0
                 for dr, row in enumerate(window):
                     for dc, face in enumerate(row):
                         if face is None:
                             continue
                         p = (r0 + dr) * SIDE + c0 + dc
-                        ok = face_of[:, p, :] == face                    # arrangement x side
-                        here &= ok[:, side[p]]
-                out |= here
+                        tiles &= self.arrangements[:, p] == face // 2
+                        mask |= 1 << p
+                        value |= (face % 2) << p
+                out[tiles] |= (orientations & mask) == value
         return out.reshape(-1)
 
     def distances(self, shown: np.ndarray) -> np.ndarray:
