@@ -65,8 +65,9 @@ def each(check: Callable[..., T], deck: Any, items: Sequence[Any], workers: int 
     not start its own): a verifier's cards checked side by side, the same answers."""
     if workers <= 1 or len(items) < 2 or multiprocessing.current_process().daemon:
         return [check(deck, item, *extra) for item in items]
-    with Pool(min(workers, len(items))) as pool:
-        return pool.map(_each_one, (check, deck, tuple(items), extra), range(len(items)))
+    with Pool(min(workers, len(items))) as pool:  # a few chunks a worker: the deck goes once a chunk
+        return pool.map(_each_one, (check, deck, tuple(items), extra), range(len(items)),
+                        chunk=max(1, len(items) // (4 * pool.workers)))
 
 
 def _each_one(job: tuple[Callable[..., T], Any, tuple[Any, ...], tuple[Any, ...]], index: int) -> T:
