@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generators.common.words import plural
-from generators.puzzle_temple import verify as pt_verify
 from generators.puzzle_temple.deck import Deck
 from print.common import colours, sheets
 from print.common.layout import FRAME_INSET, Imposition, Settings, Slot, impose
@@ -154,6 +153,8 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
     inside = request.safe + FRAME_INSET  # the frame lies on the safe line, the card's content inside it
     measures = row_scale(deck, size, request.pitch, inside)
     lays = tuple(layout(deck, c, size, request.pitch, inside, measures) for c in deck.cards)
+    from generators.puzzle_temple import verify as pt_verify  # the solver loads when a deck is printed
+
     bounds, _ = pt_verify.tier_scale(deck)
     found = [answers(deck, c) for c in deck.cards]
     tiers = [card_tier(f, bounds) for f in found]

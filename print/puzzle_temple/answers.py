@@ -10,15 +10,12 @@ from dataclasses import dataclass
 
 from generators.common import grading
 from generators.common.grading import Tier
-from generators.puzzle_temple import verify as pt_verify
 from generators.puzzle_temple.deck import Card, Deck
 from print.common.layout import FOOTER, Box, Segment
 from print.common.pdf import MIN_TEXT, Document
 from print.common.sheets import margin_note, wrap
 from print.common.sizes import Paper
 from print.puzzle_temple.cards import GRID, CardLayout, Cell, _extent, tier_symbol
-from solver import tiling
-from solver.verify import verify_tiling
 
 # -- what each face shows -----------------------------------------------------------------------
 
@@ -39,6 +36,10 @@ class Answer:
 def answers(deck: Deck, card: Card, time_limit: float | None = None) -> tuple[Answer, ...]:
     """Every face's answer: a stored solution is checked cell by cell and used; a face
     without one (or with a wrong one) is solved and rated here by the verifier."""
+    from generators.puzzle_temple import verify as pt_verify  # here: the solver loads only when a face is solved
+    from solver import tiling
+    from solver.verify import verify_tiling
+
     out = []
     for face in card.faces:
         stored = face.solution
