@@ -23,6 +23,7 @@ import cadquery as cq
 
 from cad.common import kit, plates, strokes, threemf
 from cad.common.kit import Mapper
+from cad.common.meshes import Mesh
 from cad.common.profile import Physical
 from cad.common.solids import face, fuse, gem, mesh, relief, val
 from generators.common.palette import INK
@@ -154,9 +155,13 @@ def pieces(deck: Deck, ph: Physical, players: int, progress: Callable[[str], Non
            mapper: Mapper = map) -> list[kit.Piece]:
     pool = deck.pool
     out = []
+    shapes: dict[tuple[tuple[int, int, int], ...], Mesh] = {}  # one mesh a shape, whatever its colours
     for kind in pool.pieces:
         progress(f"piece {kind.name} {kind.colour}")
-        solid = kit.Solid(f"{kind.name} {kind.colour}", mesh(piece_solid(lying(kind), ph)), _wall_key(kind.colour))
+        cubes = tuple(lying(kind))
+        if cubes not in shapes:
+            shapes[cubes] = mesh(piece_solid(list(cubes), ph))
+        solid = kit.Solid(f"{kind.name} {kind.colour}", shapes[cubes], _wall_key(kind.colour))
         out.append(kit.Piece(f"piece-{kind.name}-{kind.colour}".lower().replace(" ", "-"),
                              f"piece {kind.name} ({kind.colour})", (solid,), kind.count or 1,
                              group=f"colour-{kind.colour}"))
@@ -175,11 +180,13 @@ def pieces(deck: Deck, ph: Physical, players: int, progress: Callable[[str], Non
                              change_at=FLOOR + RIM - ph.deboss_depth, group="boards"))
     progress("tokens")
     prophecy = tuple(p.value for p in deck.prophecies for _ in range(p.count))
+    tokens: dict[int, list[tuple[str, Mesh, bool]]] = {}  # one token a value, whatever its kind
     for k, values in (("level", pool.level_tokens), ("structure", pool.structure_tokens), ("prophecy", prophecy)):
         for value, count in sorted({v: list(values).count(v) for v in values}.items()):
-            parts = token_parts(value, ph)
-            solids = tuple(kit.Solid(f"{k} {value} {key}", mesh(shape), "ink" if inlay else f"token-{k}", inlay)
-                           for key, shape, inlay in parts)
+            if value not in tokens:
+                tokens[value] = [(key, mesh(shape), inlay) for key, shape, inlay in token_parts(value, ph)]
+            solids = tuple(kit.Solid(f"{k} {value} {key}", made, "ink" if inlay else f"token-{k}", inlay)
+                           for key, made, inlay in tokens[value])
             out.append(kit.Piece(f"token-{k}-{value}", f"{k} token {value}", solids, count,
                                  change_at=TOKEN_T - ph.deboss_depth, group="tokens"))
     progress("crystal")
