@@ -143,6 +143,18 @@ def _validator_class() -> Any:
     return validators.extend(Draft202012Validator, type_checker=checker)
 
 
+def require_schema(data: Any, schema: dict[str, Any], source: str, fmt: str) -> None:
+    """Raise a ``DeckError`` naming ``source`` and every field of ``data`` that breaks
+    ``schema`` (a game's deck format ``fmt``), before its reader takes the fields apart.
+
+    Raises:
+        DeckError: every problem, each naming its field.
+    """
+    problems = schema_problems(data, schema)
+    if problems:
+        raise DeckError(f"{source}: not a {fmt} deck: {summarise(problems)}")
+
+
 def schema_problems(data: Any, schema: dict[str, Any], pictures: str = "picture") -> list[str]:
     """Every way ``data`` breaks ``schema``, each as ``path: message`` in path order.
 

@@ -120,9 +120,8 @@ def deck_from_json(data: Any, source: str = "<deck>") -> Deck:
     Raises:
         DeckError: every problem, each naming its field.
     """
-    problems = deckfile.schema_problems(data, schema())
-    if problems:
-        raise DeckError(f"{source}: not a {FORMAT} deck: {deckfile.summarise(problems)}")
+    deckfile.require_schema(data, schema(), source, FORMAT)
+    problems: list[str] = []  # what the schema cannot say
     height = data.get("height", 3)
     rule = data.get("rule", CONTAIN)
     board = Board(SIDE, SIDE, height)

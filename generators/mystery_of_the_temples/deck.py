@@ -132,9 +132,8 @@ def deck_from_json(data: Any, source: str = "<deck>") -> Deck:
     Raises:
         DeckError: every problem, each naming its field.
     """
-    problems = deckfile.schema_problems(data, schema())
-    if problems:
-        raise DeckError(f"{source}: not a {FORMAT} deck: {deckfile.summarise(problems)}")
+    deckfile.require_schema(data, schema(), source, FORMAT)
+    problems: list[str] = []  # what the schema cannot say
     reading = data.get("reading", "ends")
     title = data.get("parameters", {}).get("box")
     raw_box: dict[str, Any] = {"title": title if isinstance(title, str) and title.strip() else "deck"}

@@ -215,9 +215,8 @@ def deck_from_json(data: Any, source: str = "<deck>") -> Deck:
             naming its field (``cards[2].faces[0].die``), a bad picture character its row
             and column, an unknown block name once.
     """
-    problems = deckfile.schema_problems(data, schema())
-    if problems:
-        raise DeckError(f"{source}: not a {FORMAT} deck: {deckfile.summarise(problems)}")
+    deckfile.require_schema(data, schema(), source, FORMAT)
+    problems: list[str] = []  # what the schema cannot say
 
     blocks: dict[str, Piece] = {}
     for name, picture in data.get("blocks", {}).items():

@@ -95,9 +95,8 @@ def deck_from_json(data: Any, source: str = "<deck>") -> Deck:
         DeckError: every problem, each naming its field (``cards[3].window``: row 1,
             column 2: unknown face 'Cat').
     """
-    problems = deckfile.schema_problems(data, schema())
-    if problems:
-        raise DeckError(f"{source}: not a {FORMAT} deck: {deckfile.summarise(problems)}")
+    deckfile.require_schema(data, schema(), source, FORMAT)
+    problems: list[str] = []  # what the schema cannot say
     tiles = PUBLISHED
     if "tiles" in data:
         try:
