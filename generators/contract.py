@@ -16,6 +16,9 @@ member         where it lives                  what it is for
                                                plates, previews) and the report's captions
 ``commands``   ``templeforge/games/<game>.py`` optional: a click group of the game's own
                                                commands (``templeforge stones solve``)
+``mine``       ``generators/<game>/mine.py``   optional: ``Miner``: the game's corpus for
+                                               ``templeforge mine`` (its options, columns and
+                                               chunks; ``generators.common.mine`` runs it)
 =============  ==============================  ==============================================
 
 A print or cad module may be a package split by job (cards, an answer key, paper pieces);
@@ -38,6 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, cast
 
+from generators.common.corpus import Column
 from generators.common.figures import Figure
 from generators.common.options import Option
 
@@ -240,6 +244,50 @@ class Plastic(Protocol):
         slicers' project configs), previews."""
 
 
+class Plan(Protocol):
+    """A checked mining request: the corpus cut into chunks. It is pickled to the workers,
+    which make each chunk's rows from it and the chunk's index alone."""
+
+    def request(self) -> dict[str, Any]:
+        """What was asked, as JSON values: recorded in the corpus and the resume identity."""
+
+    def chunks(self) -> int:
+        """How many chunks the corpus is cut into."""
+
+    def rows(self, index: int) -> list[tuple[Any, ...]]:
+        """Chunk ``index``'s rows (tuples in ``COLUMNS`` order), in a fixed order: the same
+        on any machine."""
+
+
+class Miner(Protocol):
+    """A game's corpus: ``generators/<game>/mine.py``."""
+
+    @property
+    def OPTIONS(self) -> Sequence[Option]:  # noqa: N802 - a module's constant
+        """The request's options (the command adds ``--out``, ``--workers`` and ``--cluster``)."""
+
+    @property
+    def HELP(self) -> str:  # noqa: N802
+        """What ``templeforge mine <game>`` records, for its help."""
+
+    @property
+    def EXAMPLE(self) -> str:  # noqa: N802
+        """The options of a worked example."""
+
+    @property
+    def COLUMNS(self) -> Sequence[Column]:  # noqa: N802
+        """The corpus's columns, in order, each with its Arrow type and meaning."""
+
+    @property
+    def VERSION(self) -> str:  # noqa: N802
+        """Raised whenever the rows a request gives change: chunks of another version are
+        not resumed."""
+
+    def plan(self, values: Mapping[str, Any]) -> Plan:
+        """The checked request from parsed option values (raises ``RequestError`` naming
+        every option at fault)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Game:
     """A game as the registry knows it: names and the paths of the modules it provides.
@@ -253,6 +301,7 @@ class Game:
         plastic: the module implementing ``Plastic``.
         commands: the game's own commands, as (command name, module path) pairs; each
             module's ``command`` is a click command or group.
+        mine: the module implementing ``Miner`` ("" when the game mines no corpus).
     """
 
     name: str
@@ -262,7 +311,12 @@ class Game:
     paper: str
     plastic: str
     commands: tuple[tuple[str, str], ...] = ()
+    mine: str = ""
 
     def load_rules(self) -> Rules:
         """The game's rules module, imported now."""
         return cast(Rules, importlib.import_module(self.rules))
+
+    def load_miner(self) -> Miner:
+        """The game's miner module, imported now (the game must have one)."""
+        return cast(Miner, importlib.import_module(self.mine))

@@ -37,6 +37,14 @@ def seed_option(help: str = "Random seed.") -> Callable[[F], F]:
     return click.option("--seed", type=click.IntRange(*SEED_RANGE), default=0, show_default=True, help=help)
 
 
+def cluster_option(func: F) -> F:
+    """``--cluster``: the executor of the work the command spreads (``generators.common.pool``)."""
+    from generators.common.pool import CLUSTER_ENV, CLUSTER_HELP
+
+    return click.option("--cluster", "cluster", metavar="local|dask|tcp://HOST:PORT", default=None,
+                        help=f"{CLUSTER_HELP[0].upper()}{CLUSTER_HELP[1:]} [default: ${CLUSTER_ENV}, else local]")(func)
+
+
 def profile_option(func: F) -> F:
     return click.option("--profile", type=click.Path(dir_okay=False), metavar="FILE.toml",
                         help="Read the request from a TOML profile; options given here win over it.")(func)

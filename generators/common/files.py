@@ -15,6 +15,7 @@ from __future__ import annotations
 import errno
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from solver.errors import TempleforgeError
@@ -54,6 +55,24 @@ def write_atomic(path: str | Path, data: str | bytes) -> Path:
     """
     path = Path(path)
     _rename(_staged(path, data), path)
+    return path
+
+
+def write_atomic_with(path: str | Path, write: Callable[[str], None]) -> Path:
+    """``write(name)`` fills a temporary file beside ``path`` (a writer that streams, such as
+    Parquet's), renamed into place once it returns; nothing is left behind when it fails."""
+    path = Path(path)
+    tmp = _staged(path, b"")
+    try:
+        write(tmp)
+        os.chmod(tmp, 0o666 & ~_umask())
+    except OSError as err:
+        Path(tmp).unlink(missing_ok=True)
+        raise _failed(path, err) from None
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    _rename(tmp, path)
     return path
 
 

@@ -1,56 +1,241 @@
-"""The seeded candidate pool: candidates made in parallel, each from its own index.
+"""Work spread over processes: the seeded candidate pool, a verifier's cards side by side,
+and a corpus mined in chunks, on one executor setting for the whole command.
 
 A generator asks for candidates ``make(spec, index)`` for consecutive indices; every
-candidate draws its randomness from its index alone, so the pool (and so the deck) is the
-same whatever the number of worker processes. Workers are started once per request and
-stopped on the way out, Ctrl-C included, without their tracebacks.
+candidate draws its randomness from its index alone, and results come back in the order of
+their indices, so the pool (and so the deck) is the same whatever the executor and the
+number of workers.
+
+Executors (``cluster``, set once per command by ``--cluster`` or ``TEMPLEFORGE_CLUSTER``):
+
+``local``
+    the default: a process pool of this machine, started per request and stopped on the way
+    out (Ctrl-C included, without the workers' tracebacks). Nothing to install or start.
+``dask``
+    a Dask ``LocalCluster`` (one single-threaded worker process a worker asked for), started
+    when the command first spreads work and stopped when the command ends.
+``tcp://HOST:8786`` (or ``tls://``)
+    an existing Dask cluster's scheduler; the command connects a client and closes it at the
+    end, and never starts or stops the cluster. Its workers need templeforge installed.
+
+On Dask the work goes out in chunks (``Client.submit``, the spec scattered once); a chunk
+that was running on a worker that died is run again elsewhere (Dask retries it), and the
+results are put together in index order, so the bytes are the same as on the local pool.
+Work asked for inside a worker (a verifier's ``each`` inside a candidate) runs in that
+worker's process.
 """
 
 from __future__ import annotations
 
 import itertools
+import logging
 import multiprocessing
 import os
+import re
 import signal
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, TypeVar
+
+from solver.errors import TempleforgeError
 
 T = TypeVar("T")
 
 #: The most worker processes a request may start (more than the cores only adds overhead).
 MAX_WORKERS = 64
 
+#: The environment variable that sets the executor when ``--cluster`` is not given.
+CLUSTER_ENV = "TEMPLEFORGE_CLUSTER"
+
+#: What ``--cluster`` takes, for help texts.
+CLUSTER_HELP = ("where spread work runs: local (this machine's processes, the default), dask (a Dask LocalCluster "
+                "started and stopped by the command) or a Dask scheduler's address tcp://HOST:8786 (an existing "
+                f"cluster, never started or stopped here; needs the cluster extra); also {CLUSTER_ENV}")
+
+_ADDRESS = re.compile(r"^(tcp|tls)://[^\s/:]+(:\d{1,5})?/?$")
+
+
+class ClusterError(TempleforgeError):
+    """The executor asked for cannot be used (a malformed setting, Dask not installed, a
+    scheduler that does not answer)."""
+
 
 def default_workers() -> int:
     return min(2, os.cpu_count() or 1)
 
 
+def check_cluster(text: str) -> str:
+    """``text`` as an executor setting (``local``, ``dask`` or a scheduler address), or
+    ``ClusterError`` saying what it takes."""
+    setting = text.strip()
+    if setting.lower() in ("local", "dask"):
+        return setting.lower()
+    if _ADDRESS.match(setting):
+        return setting.rstrip("/")
+    raise ClusterError(f"cluster: expected local, dask or a Dask scheduler address such as tcp://HOST:8786, "
+                       f"got {text!r}")
+
+
+@dataclass
+class _Setting:
+    cluster: str = "local"
+    client: Any = None
+    local_cluster: Any = None
+
+
+_SETTING = _Setting()
+_INSIDE = False  # set in a worker while it runs a chunk: work asked for there stays in that process
+
+
+def current_cluster() -> str:
+    return _SETTING.cluster
+
+
+@contextmanager
+def cluster(setting: str | None) -> Iterator[str]:
+    """Every ``Pool`` and ``each`` in the block runs on ``setting`` (None: the environment's
+    ``TEMPLEFORGE_CLUSTER``, else ``local``). A Dask cluster or client opened for the block
+    is closed at its end; an existing cluster is left running."""
+    chosen = check_cluster(setting if setting is not None else os.environ.get(CLUSTER_ENV, "local") or "local")
+    if chosen != "local":
+        _dask()  # no Dask: one line before any work
+    before = _SETTING.cluster
+    _SETTING.cluster = chosen
+    try:
+        yield chosen
+    finally:
+        _SETTING.cluster = before
+        _close_dask()
+
+
+def _dask() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise ClusterError("cluster: Dask is not installed; install the cluster extra "
+                           "(pip install -e '.[cluster]') or use --cluster local") from None
+    return distributed
+
+
+def _quiet(level: int = logging.CRITICAL) -> None:
+    """Dask's own log lines (a worker restarted, a connection closed) stay out of the
+    terminal unless ``TEMPLEFORGE_DEBUG`` asks for them."""
+    if not os.environ.get("TEMPLEFORGE_DEBUG"):
+        for name in ("distributed", "tornado", "asyncio"):
+            logging.getLogger(name).setLevel(level)
+
+
+def _client(workers: int) -> Any:
+    """The command's Dask client: connected on first use, a LocalCluster of ``workers``
+    started first for ``dask``."""
+    if _SETTING.client is not None:
+        return _SETTING.client
+    distributed = _dask()
+    _quiet()
+    if _SETTING.cluster == "dask":
+        _SETTING.local_cluster = distributed.LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+            silence_logs=logging.CRITICAL if not os.environ.get("TEMPLEFORGE_DEBUG") else logging.WARNING)
+        _SETTING.client = distributed.Client(_SETTING.local_cluster, set_as_default=False)
+    else:
+        try:
+            _SETTING.client = distributed.Client(_SETTING.cluster, timeout="10s", set_as_default=False)
+        except (OSError, TimeoutError) as err:
+            raise ClusterError(f"cluster: no Dask scheduler answers at {_SETTING.cluster}: {err}") from None
+    return _SETTING.client
+
+
+def _close_dask() -> None:
+    client, local = _SETTING.client, _SETTING.local_cluster
+    _SETTING.client = _SETTING.local_cluster = None
+    for thing in (client, local):
+        if thing is not None:
+            try:
+                thing.close()
+            except Exception:  # noqa: BLE001 - closing after Ctrl-C or a lost scheduler: nothing to keep
+                pass
+
+
 def _quiet_worker() -> None:
     """Workers leave Ctrl-C to the parent, which stops them (no tracebacks from each)."""
+    global _INSIDE
+    _INSIDE = True
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def in_worker() -> bool:
+    """Whether this process is running a chunk for a pool (and so may not start its own)."""
+    return _INSIDE or multiprocessing.current_process().daemon
+
+
+def _chunk(make: Callable[[Any, int], T], spec: Any, indices: Sequence[int]) -> list[T]:
+    """One chunk of a request, in a worker: ``make(spec, i)`` for its indices, in order."""
+    global _INSIDE
+    was, _INSIDE = _INSIDE, True
+    try:
+        return [make(spec, i) for i in indices]
+    finally:
+        _INSIDE = was
+
+
 class Pool:
-    """Makes candidates in order, in ``workers`` processes (in this one when 1).
+    """Makes candidates in order, in ``workers`` processes (in this one when 1, or inside a
+    worker) on the command's executor (``cluster``).
 
     Use as a context manager: ``with Pool(2) as pool: pool.map(make, spec, range(48))``.
     """
 
     def __init__(self, workers: int) -> None:
-        workers = max(1, min(workers, MAX_WORKERS, os.cpu_count() or 1))
+        workers = max(1, min(workers, MAX_WORKERS))
+        if _SETTING.cluster == "local":
+            workers = min(workers, os.cpu_count() or 1)
+        if in_worker():
+            workers = 1
         self.workers = workers
-        self._executor = ProcessPoolExecutor(workers, initializer=_quiet_worker) if workers > 1 else None
+        self._executor: ProcessPoolExecutor | None = None
+        self._client: Any = None
+        if workers > 1:
+            if _SETTING.cluster == "local":
+                self._executor = ProcessPoolExecutor(workers, initializer=_quiet_worker)
+            else:
+                self._client = _client(workers)
 
     def map(self, make: Callable[[Any, int], T], spec: Any, indices: Iterable[int], chunk: int = 1) -> list[T]:
-        if self._executor is None:
-            return [make(spec, i) for i in indices]
-        return list(self._executor.map(make, itertools.repeat(spec), indices, chunksize=chunk))
+        """``make(spec, i)`` for every index, in index order, ``chunk`` indices a task."""
+        return list(self.imap(make, spec, indices, chunk))
+
+    def imap(self, make: Callable[[Any, int], T], spec: Any, indices: Iterable[int], chunk: int = 1) -> Iterator[T]:
+        """As ``map``, each result given as soon as it and those before it are done (every
+        task is handed out at once; the ones not yet wanted are cancelled if the caller stops)."""
+        if self._executor is not None:
+            yield from self._executor.map(make, itertools.repeat(spec), indices, chunksize=chunk)
+        elif self._client is not None:
+            yield from self._on_dask(make, spec, list(indices), max(1, chunk))
+        else:
+            for i in indices:
+                yield make(spec, i)
+
+    def _on_dask(self, make: Callable[[Any, int], T], spec: Any, indices: list[int], chunk: int) -> Iterator[T]:
+        client = self._client
+        if not indices:
+            return
+        shared = client.scatter(spec, broadcast=False, hash=False)
+        futures = [client.submit(_chunk, make, shared, indices[i:i + chunk], pure=False)
+                   for i in range(0, len(indices), chunk)]
+        try:
+            for n, future in enumerate(futures):  # in order: the same whichever worker finished first
+                yield from future.result()
+                futures[n] = None  # its result is out: let Dask drop it
+        finally:  # Ctrl-C, a failed chunk or a caller that stopped: the rest is not wanted
+            client.cancel([f for f in futures if f is not None and not f.done()])
 
     def close(self) -> None:
         if self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
+        self._client = None
 
     def __enter__(self) -> Pool:
         return self
@@ -63,7 +248,7 @@ def each(check: Callable[..., T], deck: Any, items: Sequence[Any], workers: int 
     """``check(deck, item, *extra)`` for every item, in order, spread over ``workers``
     processes (in this one when 1, or when this process is itself a pool's worker, which may
     not start its own): a verifier's cards checked side by side, the same answers."""
-    if workers <= 1 or len(items) < 2 or multiprocessing.current_process().daemon:
+    if workers <= 1 or len(items) < 2 or in_worker():
         return [check(deck, item, *extra) for item in items]
     with Pool(min(workers, len(items))) as pool:  # a few chunks a worker: the deck goes once a chunk
         return pool.map(_each_one, (check, deck, tuple(items), extra), range(len(items)),

@@ -18,7 +18,7 @@ from generators.contract import Game
 
 if TYPE_CHECKING:
     from templeforge.pipeline.settings import GameSettings
-from templeforge.options import GameChoice
+from templeforge.options import GameChoice, cluster_option
 from templeforge.terminal import plural
 
 #: ``--duplex``'s words (``fold`` is ``templeforge pdf``'s ``gutter``, which is taken too).
@@ -42,8 +42,9 @@ DUPLEX_CHOICES = ("long", "short", "fold", "gutter", "none")
               "page) or none [default: the profile's [pdf] duplex, else long].")
 @click.option("--unverified", is_flag=True, help="Print and model the deck even if it fails verification: every "
               "card, plate and report page then says UNVERIFIED (a passing deck is printed unmarked).")
+@cluster_option
 def build(game: str, profile: str | None, seed: int | None, out: str, jobs: int, force: bool,
-          duplex: str | None, unverified: bool) -> None:
+          duplex: str | None, unverified: bool, cluster: str | None) -> None:
     """Build a game's whole kit: generate the deck, verify it independently, print its PDFs
     and model its 3D parts, then write report.html and manifest.json, in DIR/<game>/.
 
@@ -52,8 +53,9 @@ def build(game: str, profile: str | None, seed: int | None, out: str, jobs: int,
     replaces DIR/<game>/ only once it is complete: a failure or Ctrl-C leaves the previous
     build as it was. The deck is written sealed once it passes verification; the PDFs and
     the 3D kit are made only from a proved deck (one changed since it was sealed is
-    verified again). Exit status: 0 built, 1 the deck failed verification, 2 bad input, 73
-    a file could not be written, 130 interrupted.
+    verified again). With --cluster, the deck is generated and verified there (the same
+    deck); the PDFs and models are made on this machine. Exit status: 0 built, 1 the deck
+    failed verification, 2 bad input, 73 a file could not be written, 130 interrupted.
 
     Example:
 
@@ -69,7 +71,9 @@ def build(game: str, profile: str | None, seed: int | None, out: str, jobs: int,
     chosen = [replace(game_settings(GAMES[name], sections, where, folder, seed=seed, jobs=jobs, duplex=duplex),
                       unverified=unverified) for name in games]
     root = Path(out)
-    with guard.locked(root):
+    from generators.common.pool import cluster as on
+
+    with guard.locked(root), on(cluster):
         for settings in chosen:  # before any work: nothing of the designer's is lost, no symlink followed
             guard.check(root, settings.game.name, owned(settings.game))
         for settings in chosen:

@@ -13,7 +13,7 @@ import click
 from generators import GAMES
 from generators.contract import Game, Rules
 from templeforge.cli import LazyGroup
-from templeforge.options import declared, profile_option
+from templeforge.options import cluster_option, declared, profile_option
 from templeforge.terminal import plural
 
 
@@ -47,8 +47,12 @@ def game_command(info: Game) -> click.Command:
     @click.command(info.name, help=_help(info, rules), short_help=info.summary)
     @profile_option
     @declared(rules.OPTIONS)
-    def run(profile: str | None, **given: Any) -> None:
-        run_generate(info, rules, profile, {k: v for k, v in given.items() if v is not None})
+    @cluster_option
+    def run(profile: str | None, cluster: str | None, **given: Any) -> None:
+        from generators.common.pool import cluster as on
+
+        with on(cluster):
+            run_generate(info, rules, profile, {k: v for k, v in given.items() if v is not None})
 
     return run
 

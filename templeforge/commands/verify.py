@@ -8,7 +8,7 @@ import time
 import click
 
 from templeforge.cli import EXIT
-from templeforge.options import time_limit_option
+from templeforge.options import cluster_option, time_limit_option
 from templeforge.terminal import plural, render
 
 
@@ -45,8 +45,9 @@ class VerifyCommand(click.Command):
 @click.option("--strict", is_flag=True, help="A hand-written deck's own points that run against difficulty (a "
               "card worth less but harder than one worth more) fail the deck; without it they are reported "
               "beside the tool's scale. A generated deck's always fail.")
+@cluster_option
 def verify(deck_file: str, time_limit: float | None, show_all: bool, tiers_from: str | None, seal_it: bool,
-           strict: bool, workers: int | None) -> None:
+           strict: bool, workers: int | None, cluster: str | None) -> None:
     """Re-prove every face of a deck and check the deck's rules.
 
     The deck's `game` says which game's verifier runs; it does not use the generator. What
@@ -78,10 +79,12 @@ def verify(deck_file: str, time_limit: float | None, show_all: bool, tiers_from:
                                    f"{deck_file} a {info.name} deck")
     started = time.perf_counter()
     rules = info.load_rules()
+    from generators.common.pool import cluster as on
     from generators.common.pool import default_workers
 
-    check = rules.verify(deck, time_limit=time_limit, tiers_from=other, tiers_name=tiers_from or "", strict=strict,
-                         workers=workers or default_workers())
+    with on(cluster):
+        check = rules.verify(deck, time_limit=time_limit, tiers_from=other, tiers_name=tiers_from or "",
+                             strict=strict, workers=workers or default_workers())
     took = time.perf_counter() - started
     made = f"generated, seed {deck.seed}" if deck.seed is not None else "hand-written"
     click.echo(f"{deck_file}: {info.title}, {plural(len(deck.cards), 'card')}, {check.counted} ({made})")

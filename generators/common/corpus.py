@@ -1,0 +1,159 @@
+"""Corpus files: what ``templeforge mine`` finds, as one Parquet table (pyarrow).
+
+A corpus is one table, a row per item mined (a lock with a block set, a pattern, a
+structure, ...), its columns the game's (``generators.contract.Miner.COLUMNS``), in a fixed
+order: chunk by chunk, each chunk's rows in the order its game gives them. The file's
+key-value metadata ``templeforge`` holds, as JSON, what was asked (``game``, ``request``),
+the miner's version, the number of chunks and rows, and every column with what it means,
+so a corpus says what it is without this program.
+
+Writing is deterministic (no times, no host names, the same row groups): the same request
+gives the same bytes on any executor. pyarrow is imported only when a corpus is written
+or read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from solver.errors import TempleforgeError
+
+#: The metadata key of a corpus file.
+KEY = b"templeforge"
+#: The corpus file format's version.
+FORMAT = 1
+#: Rows a row group holds at least (the last one fewer): chunks are put together up to it.
+ROW_GROUP = 65536
+
+#: The column types a miner may declare, as Arrow types (made when pyarrow is loaded).
+TYPES: dict[str, Callable[[Any], Any]] = {
+    "string": lambda pa: pa.string(),
+    "bool": lambda pa: pa.bool_(),
+    "int8": lambda pa: pa.int8(),
+    "int16": lambda pa: pa.int16(),
+    "int32": lambda pa: pa.int32(),
+    "int64": lambda pa: pa.int64(),
+    "float64": lambda pa: pa.float64(),
+    "list<string>": lambda pa: pa.list_(pa.string()),
+    "list<int8>": lambda pa: pa.list_(pa.int8()),
+}
+
+
+class CorpusError(TempleforgeError):
+    """A corpus file that cannot be read or used; the message names it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One column of a game's corpus: its name, Arrow type (a key of ``TYPES``) and meaning."""
+
+    name: str
+    type: str
+    doc: str
+
+    def described(self) -> dict[str, str]:
+        return {"name": self.name, "type": self.type, "doc": self.doc}
+
+
+def _arrow() -> tuple[Any, Any]:
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:  # pragma: no cover - a core dependency
+        raise CorpusError("corpus files need pyarrow: pip install pyarrow") from None
+    return pa, pq
+
+
+def schema(columns: Sequence[Column], meta: dict[str, Any] | None = None) -> Any:
+    pa, _ = _arrow()
+    fields = [pa.field(c.name, TYPES[c.type](pa), nullable=False) for c in columns]
+    return pa.schema(fields, metadata={KEY: json.dumps(meta, sort_keys=True).encode()} if meta else None)
+
+
+def table(columns: Sequence[Column], rows: Sequence[Sequence[Any]]) -> Any:
+    """The rows (tuples in column order) as an Arrow table of the columns' types."""
+    pa, _ = _arrow()
+    s = schema(columns)
+    arrays = [pa.array([r[i] for r in rows], type=f.type) for i, f in enumerate(s)]
+    return pa.Table.from_arrays(arrays, schema=s)
+
+
+def to_bytes(t: Any) -> bytes:
+    """A table as Parquet bytes (deterministic)."""
+    pa, pq = _arrow()
+    sink = pa.BufferOutputStream()
+    pq.write_table(t, sink, compression="zstd")
+    return bytes(sink.getvalue().to_pybytes())
+
+
+def from_bytes(data: bytes) -> Any:
+    pa, pq = _arrow()
+    return pq.read_table(pa.BufferReader(data))
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def write(path: Path, columns: Sequence[Column], parts: Sequence[Any], meta: dict[str, Any]) -> int:
+    """Write the tables ``parts`` (in order) as one corpus file at ``path``, atomically, with
+    ``meta`` (and the columns) in its metadata; the number of rows."""
+    from generators.common.files import write_atomic_with
+
+    pa, pq = _arrow()
+    rows = int(sum(p.num_rows for p in parts))
+    full = dict(meta, format=FORMAT, rows=rows, columns=[c.described() for c in columns])
+    s = schema(columns, full)
+
+    def fill(name: str) -> None:
+        with pq.ParquetWriter(name, s, compression="zstd") as out:
+            group: list[Any] = []
+            held = 0
+            for p in parts:
+                group.append(p)
+                held += p.num_rows
+                if held >= ROW_GROUP:
+                    out.write_table(pa.concat_tables(group).cast(s), row_group_size=held)
+                    group, held = [], 0
+            if group or rows == 0:
+                out.write_table(pa.concat_tables(group).cast(s) if group else s.empty_table(), row_group_size=held or 1)
+
+    write_atomic_with(path, fill)
+    return rows
+
+
+def metadata(path: str | Path) -> dict[str, Any] | None:
+    """A corpus file's ``templeforge`` metadata, or None when ``path`` is not a corpus
+    (another Parquet file, another kind of file)."""
+    _, pq = _arrow()
+    try:
+        raw = pq.read_schema(str(path)).metadata or {}
+    except (OSError, ValueError):
+        return None
+    try:
+        meta = json.loads(raw[KEY]) if KEY in raw else None
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return meta if isinstance(meta, dict) else None
+
+
+def read(path: str | Path, game: str) -> tuple[dict[str, Any], Any]:
+    """A corpus of ``game`` (its metadata and table), or ``CorpusError`` naming the file."""
+    _, pq = _arrow()
+    if not Path(path).is_file():
+        raise CorpusError(f"{path}: no such corpus file")
+    meta = metadata(path)
+    if meta is None:
+        raise CorpusError(f"{path}: not a templeforge corpus (no templeforge metadata); make one with "
+                          f"templeforge mine {game}")
+    if meta.get("game") != game:
+        raise CorpusError(f"{path}: a corpus of {meta.get('game')!r}, not {game}")
+    try:
+        return meta, pq.read_table(str(path))
+    except (OSError, ValueError) as err:
+        raise CorpusError(f"{path}: cannot read the corpus: {err}") from None

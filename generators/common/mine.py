@@ -1,0 +1,161 @@
+"""Mining a corpus: a game's ``Plan`` run chunk by chunk on the command's executor.
+
+Nouns:
+    chunk   a slice of the corpus (``Plan.rows(index)``), mined in one task on a worker,
+            which returns it as Parquet bytes.
+    parts   the folder ``<out>.parts/`` beside the corpus while it is mined: ``plan.json``
+            (what is being mined) and each finished chunk, written atomically, with its
+            SHA-256 beside it (``chunk-000012.parquet``, ``chunk-000012.sha256``).
+
+A run resumes: the chunks already in the parts folder for the same request whose bytes
+still match their hash are kept, the rest (missing, or damaged) are mined. Once every chunk
+is there they are put together in index order as the corpus (``generators.common.corpus``),
+written atomically, and the parts folder goes. So the corpus is the same bytes however often
+the run was stopped, on whatever executor and number of workers. Ctrl-C stops the run with
+the finished chunks kept and no corpus written.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generators.common import corpus
+from generators.common.files import OutputError, write_atomic
+from generators.contract import Miner, Plan
+
+#: ``progress(chunks done, chunks in all, rows so far, chunks mined in this run)``.
+Progress = Callable[[int, int, int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Mined:
+    """What a run did.
+
+    Attributes:
+        path: the corpus.
+        rows: the corpus's rows.
+        chunks: its chunks.
+        kept: chunks a previous run had finished (reused after their hash check).
+        damaged: chunks found in the parts folder whose bytes no longer matched their hash
+            (mined again).
+        seconds: the time mining took in this run.
+        fresh: false when the corpus was already complete for this request (nothing done).
+    """
+
+    path: Path
+    rows: int
+    chunks: int
+    kept: int = 0
+    damaged: int = 0
+    seconds: float = 0.0
+    fresh: bool = True
+
+
+def identity(game: str, miner: Miner, plan: Plan) -> dict[str, Any]:
+    """What makes two runs the same corpus: the game, the request, the miner's version and
+    the chunking."""
+    return {"game": game, "request": plan.request(), "miner": miner.VERSION, "chunks": plan.chunks()}
+
+
+def parts_folder(out: Path) -> Path:
+    return out.with_name(out.name + ".parts")
+
+
+def _chunk_name(index: int) -> str:
+    return f"chunk-{index:06d}"
+
+
+def _mine_chunk(job: tuple[Plan, tuple[Any, ...]], index: int) -> tuple[bytes, int]:
+    """In a worker: chunk ``index`` as Parquet bytes, and its row count."""
+    plan, columns = job
+    rows = plan.rows(index)
+    return corpus.to_bytes(corpus.table(columns, rows)), len(rows)
+
+
+def _same(meta: Mapping[str, Any], ident: Mapping[str, Any]) -> bool:
+    return all(meta.get(k) == v for k, v in ident.items())
+
+
+def _kept(parts: Path, index: int) -> bytes | None:
+    """A finished chunk's bytes if they match their recorded hash, else None."""
+    data_path = parts / f"{_chunk_name(index)}.parquet"
+    hash_path = parts / f"{_chunk_name(index)}.sha256"
+    try:
+        data = data_path.read_bytes()
+        recorded = hash_path.read_text("ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return data if corpus.digest(data) == recorded else None
+
+
+def run(game: str, miner: Miner, plan: Plan, out: str | Path, workers: int = 1,
+        progress: Progress | None = None) -> Mined:
+    """Mine ``plan`` into the corpus ``out`` (see the module docstring).
+
+    Raises:
+        OutputError: ``out`` is a file that is not a corpus (it is not overwritten), or its
+            parts folder holds another request's chunks.
+    """
+    from generators.common.pool import Pool
+
+    out = Path(out)
+    ident = identity(game, miner, plan)
+    chunks = ident["chunks"]
+    if out.is_dir():
+        raise OutputError(f"{out}: is a folder; --out takes the corpus file's name (corpus.parquet)")
+    if out.exists():
+        meta = corpus.metadata(out)
+        if meta is None:
+            raise OutputError(f"{out}: exists and is not a templeforge corpus; not overwritten")
+        if _same(meta, ident):
+            return Mined(out, int(meta.get("rows", 0)), chunks, fresh=False)
+    parts = parts_folder(out)
+    plan_path = parts / "plan.json"
+    said = json.dumps(ident, sort_keys=True, indent=1) + "\n"
+    if plan_path.exists():
+        try:
+            before = json.loads(plan_path.read_text("utf-8"))
+        except (OSError, ValueError):
+            before = None
+        if before != json.loads(said):
+            raise OutputError(f"{parts}: holds the chunks of another request (see its plan.json); delete the "
+                              f"folder or choose another --out")
+    else:
+        if parts.exists() and any(parts.iterdir()):
+            raise OutputError(f"{parts}: exists and is not a templeforge parts folder; not touched")
+        write_atomic(plan_path, said)
+    found: dict[int, bytes] = {}
+    damaged = 0
+    for i in range(chunks):
+        if (parts / f"{_chunk_name(i)}.parquet").exists():
+            data = _kept(parts, i)
+            if data is None:
+                damaged += 1
+            else:
+                found[i] = data
+    kept = len(found)
+    todo = [i for i in range(chunks) if i not in found]
+    rows = sum(corpus.from_bytes(d).num_rows for d in found.values())
+    started = time.perf_counter()
+    if progress is not None:
+        progress(len(found), chunks, rows, 0)
+    columns = tuple(miner.COLUMNS)
+    with Pool(workers) as pool:
+        for index, (data, count) in zip(todo, pool.imap(_mine_chunk, (plan, columns), todo)):
+            write_atomic(parts / f"{_chunk_name(index)}.parquet", data)
+            write_atomic(parts / f"{_chunk_name(index)}.sha256", corpus.digest(data) + "\n")
+            found[index] = data
+            rows += count
+            if progress is not None:
+                progress(len(found), chunks, rows, len(found) - kept)
+    seconds = time.perf_counter() - started
+    tables = [corpus.from_bytes(found[i]) for i in range(chunks)]
+    written = corpus.write(out, miner.COLUMNS, tables, ident)
+    shutil.rmtree(parts, ignore_errors=True)
+    return Mined(out, written, chunks, kept, damaged, seconds)
