@@ -18,7 +18,7 @@ Executors (``cluster``, set once per command by ``--cluster`` or ``TEMPLEFORGE_C
     an existing Dask cluster's scheduler; the command connects a client and closes it at the
     end, and never starts or stops the cluster. Its workers need templeforge installed.
 
-On Dask the work goes out in chunks (``Client.submit``, the spec scattered once); a chunk
+On Dask the work goes out in chunks (``Client.submit``, each with the spec); a chunk
 that was running on a worker that died is run again elsewhere (Dask retries it), and the
 results are put together in index order, so the bytes are the same as on the local pool.
 Work asked for inside a worker (a verifier's ``each`` inside a candidate) runs in that
@@ -53,6 +53,9 @@ CLUSTER_ENV = "TEMPLEFORGE_CLUSTER"
 CLUSTER_HELP = ("where spread work runs: local (this machine's processes, the default), dask (a Dask LocalCluster "
                 "started and stopped by the command) or a Dask scheduler's address tcp://HOST:8786 (an existing "
                 f"cluster, never started or stopped here; needs the cluster extra); also {CLUSTER_ENV}")
+
+#: How long a scheduler has to answer before the command gives up (one line, exit 2).
+CONNECT_TIMEOUT = "10s"
 
 _ADDRESS = re.compile(r"^(tcp|tls)://[^\s/:]+(:\d{1,5})?/?$")
 
@@ -135,16 +138,34 @@ def _client(workers: int) -> Any:
     distributed = _dask()
     _quiet()
     if _SETTING.cluster == "dask":
-        _SETTING.local_cluster = distributed.LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-            silence_logs=logging.CRITICAL if not os.environ.get("TEMPLEFORGE_DEBUG") else logging.WARNING)
+        with _ctrl_c_ignored():  # the workers inherit it: a terminal's Ctrl-C is the command's to handle
+            _SETTING.local_cluster = distributed.LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                silence_logs=logging.CRITICAL if not os.environ.get("TEMPLEFORGE_DEBUG") else logging.WARNING)
         _SETTING.client = distributed.Client(_SETTING.local_cluster, set_as_default=False)
     else:
         try:
-            _SETTING.client = distributed.Client(_SETTING.cluster, timeout="10s", set_as_default=False)
+            _SETTING.client = distributed.Client(_SETTING.cluster, timeout=CONNECT_TIMEOUT, set_as_default=False)
         except (OSError, TimeoutError) as err:
             raise ClusterError(f"cluster: no Dask scheduler answers at {_SETTING.cluster}: {err}") from None
     return _SETTING.client
+
+
+@contextmanager
+def _ctrl_c_ignored() -> Iterator[None]:
+    """SIGINT ignored while worker processes start (an ignored signal stays ignored in a
+    child, and Python leaves it so): Ctrl-C at a terminal reaches the whole process group,
+    and the command, not each worker, stops the work."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def _close_dask() -> None:
@@ -221,8 +242,9 @@ class Pool:
         client = self._client
         if not indices:
             return
-        shared = client.scatter(spec, broadcast=False, hash=False)
-        futures = [client.submit(_chunk, make, shared, indices[i:i + chunk], pure=False)
+        # the spec goes with each task rather than scattered once: a task whose worker died is
+        # then run again elsewhere from its own definition (scattered data dies with its worker)
+        futures: list[Any] = [client.submit(_chunk, make, spec, indices[i:i + chunk], pure=False)
                    for i in range(0, len(indices), chunk)]
         try:
             for n, future in enumerate(futures):  # in order: the same whichever worker finished first

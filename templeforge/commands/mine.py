@@ -58,7 +58,8 @@ def game_command(info: Game) -> click.Command:
 
 def _help(info: Game, miner: Miner, default_out: str) -> str:
     columns = "; ".join(f"{c.name} ({c.type}): {c.doc}" for c in miner.COLUMNS)
-    return (f"{miner.HELP}\n\nColumns, in order: {columns}.\n\nThe work is cut into chunks, mined side by side on the --cluster's workers; each "
+    return (f"{miner.HELP}\n\nColumns, in order: {columns}.\n\n"
+            f"The work is cut into chunks, mined side by side on the --cluster's workers; each "
             f"finished chunk is kept (written atomically, with its hash), so a run that was stopped resumes where "
             f"it stopped. The corpus is then written in one go: the same request gives the same bytes on any "
             f"executor and number of workers. Ctrl-C keeps the finished chunks and writes no corpus.\n\nExit "

@@ -17,7 +17,7 @@ def _commands() -> list[tuple[str, ...]]:
     from templeforge.cli import COMMANDS, game_commands
 
     return [(name,) for name in COMMANDS] + [(name,) for name in game_commands()] + \
-        [("generate", game) for game in GAMES]
+        [("generate", game) for game in GAMES] + [("mine", name) for name, game in GAMES.items() if game.mine]
 
 
 @pytest.mark.parametrize("path", _commands())

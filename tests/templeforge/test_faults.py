@@ -243,3 +243,33 @@ def test_every_long_command_stops_on_a_signal_to_its_group_with_nothing_written(
     assert status == EXIT["interrupted"], err
     assert err.strip().splitlines()[-1] == "templeforge: interrupted"
     assert not out.exists() or not any(p.is_file() for p in out.rglob("*")), "nothing written"
+
+
+@pytest.mark.parametrize("group", [True, False], ids=["group", "main"])
+@pytest.mark.parametrize("cluster", ["local", "dask"])
+def test_mine_stops_on_ctrl_c_keeping_its_finished_chunks(tmp_path: Path, cluster: str, group: bool) -> None:
+    from generators.common import corpus
+
+    out = tmp_path / "c.parquet"
+    parts = out.with_name("c.parquet.parts")
+    proc = subprocess.Popen([sys.executable, "-m", "templeforge", "mine", "puzzle-temple", "--blocks-per-face", "3",
+                             "--box", "5x4", "--out", str(out), "--cluster", cluster, "--workers", "2"],
+                            cwd=tmp_path, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    for _ in range(600):  # until a few chunks are done
+        if len(list(parts.glob("chunk-*.sha256"))) >= 3 or proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    if group:
+        os.killpg(proc.pid, signal.SIGINT)
+    else:
+        os.kill(proc.pid, signal.SIGINT)
+    status, err = finished(proc, timeout=120)
+    no_process_left(proc)
+    assert status == EXIT["interrupted"], err
+    assert err.strip().splitlines() == ["templeforge: interrupted"], err  # no worker's traceback
+    assert not out.exists() and not [p for p in tmp_path.rglob(".*") if p.is_file()]
+    hashed = sorted(parts.glob("chunk-*.sha256"))  # (a chunk stopped before its hash is mined again)
+    assert len(hashed) >= 3
+    for done in hashed:
+        assert corpus.digest(done.with_suffix(".parquet").read_bytes()) == done.read_text().strip()

@@ -1,0 +1,101 @@
+"""The executor setting: the same results on the local pool and on Dask, a killed worker
+retried, and one clear line for a setting that cannot be used."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from generators.common import pool
+from generators.common.pool import ClusterError, Pool, check_cluster, cluster, each
+
+
+def square(spec: str, index: int) -> tuple[str, int, bool]:
+    return spec, index * index, pool.in_worker()
+
+
+def dies_once(marker: str, index: int) -> int:
+    """Kills its worker process the first time index 5 comes up (Dask runs it again)."""
+    if index == 5 and not os.path.exists(marker):
+        Path(marker).write_text("killed")
+        os._exit(1)
+    return index * 3
+
+
+def nested(spec: str, index: int) -> list[int]:
+    """Work asked for inside a worker runs in that worker's process."""
+    return each(lambda deck, item: (deck, item), spec, [index, index + 1], 2)  # type: ignore[return-value]
+
+
+def test_cluster_settings_are_checked() -> None:
+    assert check_cluster(" Local ") == "local"
+    assert check_cluster("dask") == "dask"
+    assert check_cluster("tcp://10.0.0.5:8786/") == "tcp://10.0.0.5:8786"
+    assert check_cluster("tls://scheduler.example.org:8786") == "tls://scheduler.example.org:8786"
+    for bad in ("", "spark", "http://host:8786", "tcp://", "tcp://a b:1"):
+        with pytest.raises(ClusterError, match="expected local, dask or a Dask scheduler address"):
+            check_cluster(bad)
+
+
+def test_the_environment_sets_the_executor(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(pool.CLUSTER_ENV, "bogus")
+    with pytest.raises(ClusterError, match="'bogus'"):
+        with cluster(None):
+            pass
+    monkeypatch.setenv(pool.CLUSTER_ENV, "local")
+    with cluster(None) as chosen:
+        assert chosen == "local" and pool.current_cluster() == "local"
+
+
+def test_dask_without_the_extra_is_one_clear_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import fails as if not installed
+    with pytest.raises(ClusterError, match=r"pip install -e '\.\[cluster\]'"):
+        with cluster("dask"):
+            pass
+    assert pool.current_cluster() == "local"
+
+
+def test_dask_gives_the_local_results_in_order() -> None:
+    with Pool(2) as local:
+        expected = local.map(square, "s", range(23), 3)
+    with cluster("dask"):
+        with Pool(2) as spread:
+            assert spread.workers == 2
+            got = spread.map(square, "s", range(23), 3)
+        assert each(lambda deck, item: (deck, item * 2), "d", list(range(9)), 2) == \
+            [("d", i * 2) for i in range(9)]
+        with Pool(2) as spread:
+            assert spread.map(nested, "n", range(4)) == [[("n", i), ("n", i + 1)] for i in range(4)]
+    assert [g[:2] for g in got] == [e[:2] for e in expected] == [("s", i * i) for i in range(23)]
+    assert all(g[2] for g in got)  # made in a worker
+    assert pool.current_cluster() == "local"
+
+
+def test_a_killed_worker_is_retried_with_the_same_results(tmp_path: Path) -> None:
+    marker = str(tmp_path / "killed")
+    with cluster("dask"):
+        with Pool(2) as spread:
+            got = spread.map(dies_once, marker, range(12), 2)
+    assert Path(marker).exists()  # a worker did die
+    assert got == [i * 3 for i in range(12)]
+
+
+def test_an_address_that_does_not_answer_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pool, "CONNECT_TIMEOUT", "1s")
+    with cluster("tcp://127.0.0.1:9"):
+        with pytest.raises(ClusterError, match="no Dask scheduler answers at tcp://127.0.0.1:9"):
+            Pool(2)
+
+
+def test_an_existing_cluster_is_used_and_left_running() -> None:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as running:
+        with cluster(running.scheduler_address):
+            with Pool(2) as spread:
+                got = spread.map(square, "t", range(7), 2)
+        assert [g[:2] for g in got] == [("t", i * i) for i in range(7)]
+        with distributed.Client(running, set_as_default=False) as client:  # still up, its workers too
+            assert len(client.scheduler_info()["workers"]) == 2
