@@ -60,6 +60,13 @@ class Column:
         return {"name": self.name, "type": self.type, "doc": self.doc}
 
 
+def markdown_columns(columns: Sequence[Column]) -> str:
+    """The README's table of a corpus's columns."""
+    rows = ["| column | type | meaning |", "|---|---|---|"]
+    rows += [f"| `{c.name}` | {c.type} | {c.doc.replace('|', chr(92) + '|')} |" for c in columns]
+    return "\n".join(rows)
+
+
 def _arrow() -> tuple[Any, Any]:
     try:
         import pyarrow as pa

@@ -39,11 +39,12 @@ import math
 import random
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
 from generators.common import deckfile, grading
-from generators.common.errors import Shortfall
+from generators.common.errors import RequestError, Shortfall
 from generators.common.grading import Tier
 from generators.common.pool import Pool
 from generators.puzzle_temple import like
@@ -73,6 +74,17 @@ DESIGN_WORK = 1.0
 
 #: A possible request the budget could not fill (exit status 3).
 DeckShortfall = Shortfall
+
+
+class CorpusMismatch(RequestError):
+    """A ``--from-corpus`` corpus whose rows the counter or the rating do not bear out."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Named:
+    """A corpus as the workers see it: its name (its locks go with each batch)."""
+
+    source: str
 
 
 def _landscape(shape: Shape) -> Shape:
@@ -108,6 +120,67 @@ def make_design(spec: Spec, index: int) -> Candidate | None:
     if designed is None:
         return None
     return _candidate(spec, spec.budget + index, _landscape(designed[0]))
+
+
+def corpus_locks(spec: Spec) -> list[tuple[Shape, tuple[tuple[tuple[str, ...], int, float], ...]]]:
+    """The corpus's locks this request allows (size, cells, fill, holes, blocks per face,
+    uniqueness), each laid landscape with its allowed block sets, in an order drawn from the
+    seed; a lock needs six block sets."""
+    mined = spec.from_corpus
+    areas = spec.areas()
+    width, height = spec.lock_size
+    lo, hi = spec.blocks_per_face
+    out = []
+    for region, options in mined.locks:
+        lock = _landscape(Shape.parse(region.replace("/", "\n")))
+        rows, cols = lock.extent()
+        if lock.size not in areas or cols > width or rows > height or lock.size < spec.min_fill * rows * cols:
+            continue
+        if not spec.holes and lock.holes():
+            continue
+        allowed = tuple(o for o in options if lo <= len(o[0]) <= hi and (o[1] == 1 or not spec.unique))
+        if len(allowed) >= FACES:
+            out.append((lock, allowed))
+    random.Random(f"puzzle-temple:corpus:{spec.seed}").shuffle(out)
+    return out
+
+
+def make_from_corpus(job: tuple[Spec, int, tuple[Any, ...]], index: int) -> Candidate:
+    """Corpus lock number ``index`` as a candidate: each of its block sets counted again by
+    the counter (the corpus's count must hold) and a solution stored and checked; the
+    difficulty is the corpus's (the chosen faces are rated again before the deck is made)."""
+    spec, start, locks = job
+    lock, options = locks[index - start]
+    by_name = {b.name: b for b in spec.blocks}
+    made = []
+    for names, solutions, difficulty in options:
+        puzzle = Puzzle(lock, tuple(by_name[n] for n in names), flips=spec.flips)
+        result = tiling.count(puzzle, keep=1)
+        if result.status is not tiling.Status.SOLVED or result.count != solutions or result.solution is None:
+            raise CorpusMismatch(f"from-corpus: {spec.from_corpus.source}: the lock {_picture(lock)} with "
+                                 f"{' '.join(names)} has {result.count} solution(s), the corpus says {solutions}; "
+                                 f"the corpus is damaged: mine it again")
+        if not verify_solution(puzzle, result.solution).ok:
+            raise RuntimeError(f"the counter returned a tiling the verifier rejects: {result.solution}")
+        made.append(Option(names, solutions, difficulty, result.solution))
+    return Candidate(index, lock, tuple(made))
+
+
+def _picture(lock: Shape) -> str:
+    return lock.format().replace("\n", "/")
+
+
+def _rated_again(spec: Spec, chosen: Chosen) -> None:
+    """The chosen faces' corpus difficulties against the rating (a corpus is a file anyone
+    may have edited): a difference is the corpus's fault, named, and no deck is made."""
+    by_name = {b.name: b for b in spec.blocks}
+    for candidate, options, _ in chosen:
+        for o in options:
+            bits = rate(Puzzle(candidate.lock, tuple(by_name[n] for n in o.blocks), flips=spec.flips)).bits
+            if bits != o.difficulty:
+                raise CorpusMismatch(f"from-corpus: {spec.from_corpus.source}: the lock {_picture(candidate.lock)} "
+                                     f"with {' '.join(o.blocks)} rates {bits} bits, the corpus says {o.difficulty}; "
+                                     f"the corpus is damaged: mine it again")
 
 
 def _candidate(spec: Spec, index: int, lock: Shape) -> Candidate | None:
@@ -240,13 +313,20 @@ def generate(spec: Spec, progress: Any = None) -> Deck:
     chosen: Chosen = []
     bounds = (0.0, 0.0)
     tried = designed = selected = 0
-    rounds = [(make_candidate, spec.budget, BATCH, 4), (make_design, spec.design_budget, DESIGN_BATCH, 1)]
+    rounds: list[tuple[Any, int, int, int]] = \
+        [(make_candidate, spec.budget, BATCH, 4), (make_design, spec.design_budget, DESIGN_BATCH, 1)]
+    mined = corpus_locks(spec) if spec.from_corpus is not None else []
+    if spec.from_corpus is not None:
+        rounds = [(make_from_corpus, min(spec.budget, len(mined)), BATCH, 4)]
+        light = replace(spec, from_corpus=_Named(spec.from_corpus.source), like=None)  # what workers need
     with Pool(spec.workers) as workers:
         for make, budget, batch, chunk in rounds:
             done = 0
             while done < budget and not _complete(spec, chosen, pool):
                 indices = range(done, min(done + batch, budget))
-                for made in workers.map(make, spec, indices, chunk):
+                job = (light, indices.start, tuple(mined[indices.start:indices.stop])) \
+                    if make is make_from_corpus else spec
+                for made in workers.map(make, job, indices, chunk):
                     if made is None:
                         continue
                     key = made.lock.canonical(flips=True)
@@ -254,7 +334,7 @@ def generate(spec: Spec, progress: Any = None) -> Deck:
                         seen.add(key)
                         pool.append(made)
                 done = indices.stop
-                if make is make_candidate:
+                if make is not make_design:
                     tried = done
                 else:
                     designed = done
@@ -267,17 +347,25 @@ def generate(spec: Spec, progress: Any = None) -> Deck:
                     bounds = tier_bounds(pool)
                     chosen = select(spec, pool, bounds) if spec.like is None else like.select_like(spec, pool)
                     selected = len(pool)
+    if spec.from_corpus is not None and len(chosen) >= spec.cards:
+        _rated_again(spec, chosen)
     if len(chosen) < spec.cards:
         cards_made = len(chosen) if len(pool) >= spec.cards else len(pool)
         why = (f"only {len(pool)} distinct locks had {FACES} block sets that tile them"
                if len(pool) < spec.cards else
                f"the {len(pool)} usable locks could not meet the difficulty target "
                f"{grading.target_text(spec.difficulty)} for every card")
-        effort = f"{tried} random locks" + (f" and {designed} CP-SAT designs" if spec.design_budget else "")
+        if spec.from_corpus is not None:
+            effort = (f"{tried} of the {len(mined)} locks of {spec.from_corpus.source} this request allows"
+                      + (" (the budget)" if tried < len(mined) else ""))
+            advice = "raise attempts, mine a larger box or more blocks per face, widen lock-cells or lock-size"
+        else:
+            effort = (f"{tried} random locks" + (f" and {designed} CP-SAT designs" if spec.design_budget else "")
+                      + " (the budget)")
+            advice = "raise attempts or designs, widen lock-cells or lock-size"
         raise DeckShortfall(
-            f"made {cards_made} of {spec.cards} cards: after {effort} (the budget), {why}; "
-            f"raise attempts or designs, widen lock-cells or lock-size, or relax the difficulty target"
-            + (" or uniqueness" if spec.unique else ""), cards_made, spec.cards)
+            f"made {cards_made} of {spec.cards} cards: after {effort}, {why}; {advice}, or relax the difficulty "
+            f"target" + (" or uniqueness" if spec.unique else ""), cards_made, spec.cards)
     return _deck(spec, chosen, bounds)
 
 

@@ -20,11 +20,11 @@ from generators.common import parse
 from generators.common.corpus import Column
 from generators.common.errors import RequestError
 from generators.common.options import Option, switch
+from generators.puzzle_temple.mined import VERSION
 from generators.puzzle_temple.spec import _per_face, read_blocks
 from solver.pieces import Piece
 
-#: Raised whenever a request's rows change (chunks of another version are not resumed).
-VERSION = "1"
+__all__ = ["COLUMNS", "EXAMPLE", "HELP", "OPTIONS", "VERSION", "Plan", "plan"]
 
 HELP = ("Record every lock a block set fills: each connected region inside the box (hole-free unless --holes; once "
         "up to turning it, and mirroring it when blocks may be turned over) with each block set of the asked size "
@@ -90,7 +90,7 @@ class Plan:
         return [c for k in range(lo, hi + 1) for c in itertools.combinations(range(len(self.pieces)), k)]
 
     def request(self) -> dict[str, Any]:
-        return {"blocks": self.name, "pieces": {p.name: p.shape.format() for p in self.pieces},
+        return {"blocks": self.name, "pieces": [[p.name, p.shape.format()] for p in self.pieces],
                 "blocks_per_face": list(self.per_face), "box": list(self.box), "flips": self.flips,
                 "holes": self.holes}
 

@@ -99,6 +99,12 @@ def _difficulty(value: Any, label: str) -> dict[grading.Tier, int] | None:
     return grading.parse_target(value, label)
 
 
+def _from_corpus(value: Any, label: str) -> Any:
+    from generators.puzzle_temple.mined import read_corpus
+
+    return read_corpus(value, label)
+
+
 def _like(value: Any, label: str) -> Any:
     from generators.puzzle_temple.reference import read_reference
 
@@ -133,6 +139,10 @@ OPTIONS: tuple[Option, ...] = (
            "and lock box become the defaults, the faces match its difficulty distribution and share of "
            "unique faces, and none of its locks repeats", metavar="DECK.json", default_text="none",
            path=True),
+    Option("from_corpus", _from_corpus, None, "draw the candidate locks, each with the block sets that fill it, "
+           "from this corpus (`templeforge mine puzzle-temple`) instead of searching: its block set, blocks per "
+           "face and flips become the defaults; every face is still counted, proved and verified",
+           metavar="CORPUS.parquet", default_text="none", path=True, recorded=False),
     output(DEFAULT_OUT, DECK_NAME),
 )
 
@@ -182,6 +192,7 @@ class Spec:
     designs: int | None = None
     workers: int = 1
     like: Any = None  # a generators.puzzle_temple.reference.Reference
+    from_corpus: Any = None  # a generators.puzzle_temple.mine.Corpus
 
     @classmethod
     def from_values(cls, values: Mapping[str, Any], given: frozenset[str] = frozenset()) -> Spec:
@@ -203,6 +214,14 @@ class Spec:
                     rest[name] = getattr(like, name)
             if "difficulty" not in given:
                 rest["difficulty"] = None
+        mined = rest["from_corpus"]
+        if mined is not None:
+            if "blocks" not in given:
+                blocks = BlockSet(mined.block_set, mined.pieces)
+            if "blocks_per_face" not in given:
+                rest["blocks_per_face"] = mined.per_face
+            if "flips" not in given:
+                rest["flips"] = mined.flips
         return cls(blocks=blocks.pieces, block_set=blocks.name, **rest)
 
     @property
@@ -214,8 +233,8 @@ class Spec:
 
     @property
     def design_budget(self) -> int:
-        """CP-SAT designs to try."""
-        if self.locks == "union":
+        """CP-SAT designs to try (none when the locks come from a corpus)."""
+        if self.locks == "union" or self.from_corpus is not None:
             return 0
         return self.designs if self.designs is not None else 4 * self.cards
 
@@ -267,6 +286,24 @@ class Spec:
             out.append(f"designs: expected 0 or more, got {self.designs}")
         if self.workers < 1:
             out.append(f"workers: expected at least 1, got {self.workers}")
+        out.extend(self._corpus_problems())
+        return out
+
+    def _corpus_problems(self) -> list[str]:
+        mined = self.from_corpus
+        if mined is None:
+            return []
+        out = []
+        ours = {b.name: b.shape for b in self.blocks}
+        other = [p.name for p in mined.pieces if ours.get(p.name) != p.shape]
+        if other:
+            out.append(f"from-corpus: {mined.source} was mined for block set {mined.block_set} whose block(s) "
+                       f"{', '.join(other)} are not in {self.block_set}; use --blocks {mined.block_set}")
+        if mined.flips != self.flips:
+            out.append(f"from-corpus: {mined.source} was mined with flips {'on' if mined.flips else 'off'}; "
+                       f"the request has them {'on' if self.flips else 'off'}")
+        if self.holes and not mined.holes:
+            out.append(f"from-corpus: {mined.source} holds no locks with holes (mine it with --holes)")
         return out
 
     def _area_problems(self) -> list[str]:

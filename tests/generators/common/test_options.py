@@ -20,6 +20,15 @@ def test_the_readme_holds_every_games_option_table(name: str) -> None:
     assert table in README, f"the README's option table for {name} is out of date:\n{table}"
 
 
+@pytest.mark.parametrize("name", [name for name, g in GAMES.items() if g.mine])
+def test_the_readme_holds_every_miners_options_and_columns(name: str) -> None:
+    from generators.common.corpus import markdown_columns
+
+    miner = game(name).load_miner()
+    for table in (markdown_table(miner.OPTIONS), markdown_columns(miner.COLUMNS)):
+        assert table in README, f"the README's mining tables for {name} are out of date:\n{table}"
+
+
 def test_the_command_line_wins_over_the_profile(tmp_path: Path) -> None:
     from generators.puzzle_temple.spec import OPTIONS
 
