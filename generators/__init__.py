@@ -45,16 +45,17 @@ register(Game(
     "shifting-stones", "Shifting Stones",
     "Pattern cards: 3x3 windows of stone faces, points priced by exact difficulty.",
     rules="generators.shifting_stones.rules", paper="print.shifting_stones", plastic="cad.shifting_stones",
-    commands=(("stones", "templeforge.games.shifting_stones"),)))
+    commands=(("stones", "templeforge.games.shifting_stones"),), mine="generators.shifting_stones.mine"))
 register(Game(
     "monolyth", "Monolyth",
     "Structure cards: target shapes on the 4x4 board, proved buildable in order, priced by expected turns.",
-    rules="generators.monolyth.rules", paper="print.monolyth", plastic="cad.monolyth"))
+    rules="generators.monolyth.rules", paper="print.monolyth", plastic="cad.monolyth",
+    mine="generators.monolyth.mine"))
 register(Game(
     "mystery-of-the-temples", "Mystery of the Temples",
     "Temple cards: curse tracks whose layers are proved payable on every crystal grid, priced by difficulty.",
     rules="generators.mystery_of_the_temples.rules", paper="print.mystery_of_the_temples",
-    plastic="cad.mystery_of_the_temples"))
+    plastic="cad.mystery_of_the_temples", mine="generators.mystery_of_the_temples.mine"))
 
 #: The game a command builds when none is named.
 DEFAULT = "puzzle-temple"

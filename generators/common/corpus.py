@@ -40,6 +40,7 @@ TYPES: dict[str, Callable[[Any], Any]] = {
     "int64": lambda pa: pa.int64(),
     "float64": lambda pa: pa.float64(),
     "list<string>": lambda pa: pa.list_(pa.string()),
+    "list<float64>": lambda pa: pa.list_(pa.float64()),
     "list<int8>": lambda pa: pa.list_(pa.int8()),
 }
 
@@ -105,6 +106,12 @@ def from_bytes(data: bytes) -> Any:
 
 def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def content_digest(value: Any) -> str:
+    """A short digest of a JSON value (a pool, a box): a request names its file's content,
+    not only its title, so a changed file is not resumed as if it were the same."""
+    return digest(json.dumps(value, sort_keys=True).encode())[:16]
 
 
 def write(path: Path, columns: Sequence[Column], parts: Sequence[Any], meta: dict[str, Any]) -> int:

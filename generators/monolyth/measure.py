@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from generators.monolyth.deck import EXACT, SIMULATED
 from generators.monolyth.pool import Pool
 from generators.monolyth.structure import rows_of
-from solver.heightmap import SINGLE, Board, Kind, Step, Target, build
+from solver.heightmap import SINGLE, Board, Build, Kind, Step, Target, build
 from solver.shapes import Shape
 from solver.turns import TooManyStates, expected_turns, simulate_turns
 
@@ -84,15 +84,21 @@ def prove(pool: Pool, board: Board, target: Target) -> tuple[tuple[Step, ...], i
     """An ordered build of ``target`` with the fewest singles, or None. Without colours asked
     the build is by shape and its colours are dealt from the pool's counts afterwards; with
     colours every piece and single keeps its own colour and count."""
+    found = search(pool, board, target)
+    return (found.steps, found.singles) if found.steps is not None else None
+
+
+def search(pool: Pool, board: Board, target: Target) -> Build:
+    """``prove``'s search and what it found: the steps (colours dealt) and whether a spent
+    budget left the answer open (``exhausted`` false: unknown, not unbuildable)."""
     singles = sum(n for _, n in pool.singles)
     if target.colours:
         stocked = [(c, n) for c, n in pool.singles if n > 0]
-        found = build(list(pool.pieces), board, target, singles=[c for c, _ in stocked],
-                      single_counts=[n for _, n in stocked], max_singles=min(singles, MAX_SINGLES),
-                      budget=BUILD_BUDGET)
-        return (found.steps, found.singles) if found.steps is not None else None
+        return build(list(pool.pieces), board, target, singles=[c for c, _ in stocked],
+                     single_counts=[n for _, n in stocked], max_singles=min(singles, MAX_SINGLES),
+                     budget=BUILD_BUDGET)
     found = build(pieces(pool), board, target, singles=("",) if singles else (),
                   max_singles=min(singles, MAX_SINGLES), budget=BUILD_BUDGET)
     if found.steps is None:
-        return None
-    return deal_colours(found.steps, pool), found.singles
+        return found
+    return Build(deal_colours(found.steps, pool), found.singles, found.nodes, found.exhausted)
