@@ -94,6 +94,10 @@ def test_the_toy_game_goes_through_every_command(toy: None, tmp_path: Path) -> N
     assert (tmp_path / "models" / "ams" / "plate-01.3mf").is_file()
     assert (tmp_path / "models" / "no-ams" / "plate-01.3mf").is_file()
 
+    result = run("mine", "toy-tally", "--most", "2", "--out", str(tmp_path / "tallies.parquet"))
+    assert result.exit_code == 0, result.output + result.stderr
+    assert "45 rows from 2 chunks" in result.output  # 9 cards of one dot, 36 of two
+
     data["cards"][0]["dots"] += 1  # tampered: one dot more than its cells
     deck.write_text(json.dumps(data))
     result = run("verify", str(deck))

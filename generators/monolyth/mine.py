@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generators.common import parse
 from generators.common.corpus import Column
@@ -160,3 +160,10 @@ def plan(values: Mapping[str, Any]) -> Plan:
                            f"got {lo}-{hi}")
     source = "ours" if pool.title.lower() in ("ours", "our pool") else pool.title
     return Plan(pool, source, height, values["rule"], values["turn"], (lo, min(hi, most)))
+
+
+if TYPE_CHECKING:  # the type checker holds this module to the contract
+    import generators.monolyth.mine as _self
+    from generators.contract import Miner
+
+    _conforms: Miner = _self

@@ -17,7 +17,7 @@ import itertools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generators.common import parse
 from generators.common.corpus import Column
@@ -117,3 +117,10 @@ def plan(values: Mapping[str, Any]) -> Plan:
         raise RequestError(f"box: {box.title} has no grid sides to price the runs on")
     source = "ours" if box.title.lower() in ("ours", "our box") else box.title
     return Plan(box, source, values["length"])
+
+
+if TYPE_CHECKING:  # the type checker holds this module to the contract
+    import generators.mystery_of_the_temples.mine as _self
+    from generators.contract import Miner
+
+    _conforms: Miner = _self

@@ -14,7 +14,7 @@ import itertools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generators.common import parse
 from generators.common.corpus import Column
@@ -144,3 +144,10 @@ def plan(values: Mapping[str, Any]) -> Plan:
     if problems:
         raise RequestError(problems)
     return Plan(blocks.name, tuple(blocks.pieces), (lo, hi), values["box"], values["flips"], values["holes"])
+
+
+if TYPE_CHECKING:  # the type checker holds this module to the contract
+    import generators.puzzle_temple.mine as _self
+    from generators.contract import Miner
+
+    _conforms: Miner = _self

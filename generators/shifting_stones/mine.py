@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generators.common import parse
 from generators.common.corpus import Column
@@ -122,3 +122,10 @@ def plan(values: Mapping[str, Any]) -> Plan:
         raise RequestError(f"stones: {hi} is more than the {sum(tiles.counts)} stones of {tiles.title}")
     source = "published" if tiles.title.lower().startswith("published") else tiles.title
     return Plan(tiles, source, (lo, hi), values["windows"])
+
+
+if TYPE_CHECKING:  # the type checker holds this module to the contract
+    import generators.shifting_stones.mine as _self
+    from generators.contract import Miner
+
+    _conforms: Miner = _self

@@ -9,4 +9,4 @@ from generators.contract import Game
 
 GAME = Game("toy-tally", "Toy Tally", "Tally cards: 1-6 dots on a 3x3 grid, each dot's cell listed.",
             rules="tests.toygame.rules", paper="tests.toygame.paper", plastic="tests.toygame.plastic",
-            commands=(("tally", "tests.toygame.commands"),))
+            commands=(("tally", "tests.toygame.commands"),), mine="tests.toygame.mine")
