@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -114,21 +114,30 @@ def content_digest(value: Any) -> str:
     return digest(json.dumps(value, sort_keys=True).encode())[:16]
 
 
-def write(path: Path, columns: Sequence[Column], parts: Sequence[Any], meta: dict[str, Any]) -> int:
-    """Write the tables ``parts`` (in order) as one corpus file at ``path``, atomically, with
-    ``meta`` (and the columns) in its metadata; the number of rows."""
+def row_count(data: bytes) -> int:
+    """The rows of a Parquet file's bytes (from its footer: nothing else is read)."""
+    pa, pq = _arrow()
+    return int(pq.read_metadata(pa.BufferReader(data)).num_rows)
+
+
+def write(path: Path, columns: Sequence[Column], parts: Iterable[Any], meta: dict[str, Any], rows: int) -> int:
+    """Write the tables ``parts`` (in order, ``rows`` rows in all) as one corpus file at
+    ``path``, atomically, with ``meta`` (and the columns) in its metadata; the rows written."""
     from generators.common.files import write_atomic_with
 
     pa, pq = _arrow()
-    rows = int(sum(p.num_rows for p in parts))
     full = dict(meta, format=FORMAT, rows=rows, columns=[c.described() for c in columns])
     s = schema(columns, full)
 
+    written = 0
+
     def fill(name: str) -> None:
+        nonlocal written
         with pq.ParquetWriter(name, s, compression="zstd") as out:
             group: list[Any] = []
             held = 0
             for p in parts:
+                written += p.num_rows
                 group.append(p)
                 held += p.num_rows
                 if held >= ROW_GROUP:
@@ -136,6 +145,9 @@ def write(path: Path, columns: Sequence[Column], parts: Sequence[Any], meta: dic
                     group, held = [], 0
             if group or rows == 0:
                 out.write_table(pa.concat_tables(group).cast(s) if group else s.empty_table(), row_group_size=held or 1)
+
+        if written != rows:  # pragma: no cover - the parts are read back after their hash check
+            raise CorpusError(f"{path}: {written} rows written, {rows} counted")
 
     write_atomic_with(path, fill)
     return rows

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import shutil
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -130,32 +130,40 @@ def run(game: str, miner: Miner, plan: Plan, out: str | Path, workers: int = 1,
         if parts.exists() and any(parts.iterdir()):
             raise OutputError(f"{parts}: exists and is not a templeforge parts folder; not touched")
         write_atomic(plan_path, said)
-    found: dict[int, bytes] = {}
-    damaged = 0
+    done: set[int] = set()
+    damaged = rows = 0
     for i in range(chunks):
         if (parts / f"{_chunk_name(i)}.parquet").exists():
             data = _kept(parts, i)
             if data is None:
                 damaged += 1
             else:
-                found[i] = data
-    kept = len(found)
-    todo = [i for i in range(chunks) if i not in found]
-    rows = sum(corpus.from_bytes(d).num_rows for d in found.values())
+                done.add(i)
+                rows += corpus.row_count(data)
+    kept = len(done)
+    todo = [i for i in range(chunks) if i not in done]
     started = time.perf_counter()
     if progress is not None:
-        progress(len(found), chunks, rows, 0)
+        progress(len(done), chunks, rows, 0)
     columns = tuple(miner.COLUMNS)
     with Pool(workers) as pool:
         for index, (data, count) in zip(todo, pool.imap(_mine_chunk, (plan, columns), todo)):
             write_atomic(parts / f"{_chunk_name(index)}.parquet", data)
             write_atomic(parts / f"{_chunk_name(index)}.sha256", corpus.digest(data) + "\n")
-            found[index] = data
+            done.add(index)
             rows += count
             if progress is not None:
-                progress(len(found), chunks, rows, len(found) - kept)
+                progress(len(done), chunks, rows, len(done) - kept)
     seconds = time.perf_counter() - started
-    tables = [corpus.from_bytes(found[i]) for i in range(chunks)]
-    written = corpus.write(out, miner.COLUMNS, tables, ident)
+
+    def tables() -> Iterator[Any]:  # one chunk in memory at a time, each checked against its hash again
+        for i in range(chunks):
+            data = _kept(parts, i)
+            if data is None:
+                raise OutputError(f"{parts / _chunk_name(i)}.parquet: changed while the corpus was put together; "
+                                  f"run the command again")
+            yield corpus.from_bytes(data)
+
+    written = corpus.write(out, miner.COLUMNS, tables(), ident, rows)
     shutil.rmtree(parts, ignore_errors=True)
     return Mined(out, written, chunks, kept, damaged, seconds)
