@@ -60,3 +60,22 @@ def test_generate_and_verify_on_dask_give_the_local_bytes(tmp_path: Path) -> Non
     assert spread.read_bytes() == local.read_bytes()
     code, out, err = run("verify", str(spread), "--cluster", "dask", "--workers", "2")
     assert code == 0 and ": OK," in out, err
+
+
+def test_the_progress_bar_shows_chunks_rows_rate_and_time_left(monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    import sys
+
+    from templeforge.commands import mine
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    clock = iter([100.0, 110.0, 120.0])
+    monkeypatch.setattr(mine.time, "perf_counter", lambda: next(clock))
+    bar = mine.Bar()
+    bar(10, 100, 1234, 0)  # resumed: 10 chunks kept, none mined yet
+    bar(30, 100, 5678, 20)  # 20 mined in 20 s: 1 a second, 70 left
+    bar.end()
+    err = capsys.readouterr().err
+    assert "[##......................] 10/100 chunks, 1,234 rows, 0.00 chunks/s, ETA --:--" in err
+    assert "[#######.................] 30/100 chunks, 5,678 rows, 1.00 chunks/s, ETA 1:10" in err
+    assert err.endswith("\n")
