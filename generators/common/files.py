@@ -62,17 +62,7 @@ def write_atomic_with(path: str | Path, write: Callable[[str], None]) -> Path:
     """``write(name)`` fills a temporary file beside ``path`` (a writer that streams, such as
     Parquet's), renamed into place once it returns; nothing is left behind when it fails."""
     path = Path(path)
-    tmp = _staged(path, b"")
-    try:
-        write(tmp)
-        os.chmod(tmp, 0o666 & ~_umask())
-    except OSError as err:
-        Path(tmp).unlink(missing_ok=True)
-        raise _failed(path, err) from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    _rename(tmp, path)
+    _rename(_staged_with(path, write), path)
     return path
 
 
@@ -88,14 +78,25 @@ def _staged(path: Path, data: str | bytes) -> str:
     """``data`` written to a temporary file beside ``path`` (its name returned); nothing is
     left behind when that fails."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
+
+    def fill(name: str) -> None:
+        with os.fdopen(os.open(name, os.O_WRONLY | os.O_TRUNC), "wb") as out:
+            out.write(raw)
+
+    return _staged_with(path, fill)
+
+
+def _staged_with(path: Path, write: Callable[[str], None]) -> str:
+    """A temporary file beside ``path`` filled by ``write(name)`` (its name returned), with
+    the permissions an ordinary write gives; nothing is left behind when that fails."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        os.close(fd)
     except OSError as err:
         raise _failed(path, err) from None
     try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(raw)
+        write(tmp)
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; an ordinary write honours the umask
     except OSError as err:
         Path(tmp).unlink(missing_ok=True)
