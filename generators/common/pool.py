@@ -69,15 +69,15 @@ def default_workers() -> int:
     return min(2, os.cpu_count() or 1)
 
 
-def check_cluster(text: str) -> str:
+def check_cluster(text: str, label: str = "--cluster") -> str:
     """``text`` as an executor setting (``local``, ``dask`` or a scheduler address), or
-    ``ClusterError`` saying what it takes."""
+    ``ClusterError`` naming ``label`` and saying what it takes."""
     setting = text.strip()
     if setting.lower() in ("local", "dask"):
         return setting.lower()
     if _ADDRESS.match(setting):
         return setting.rstrip("/")
-    raise ClusterError(f"cluster: expected local, dask or a Dask scheduler address such as tcp://HOST:8786, "
+    raise ClusterError(f"{label}: expected local, dask or a Dask scheduler address such as tcp://HOST:8786, "
                        f"got {text!r}")
 
 
@@ -101,7 +101,10 @@ def cluster(setting: str | None) -> Iterator[str]:
     """Every ``Pool`` and ``each`` in the block runs on ``setting`` (None: the environment's
     ``TEMPLEFORGE_CLUSTER``, else ``local``). A Dask cluster or client opened for the block
     is closed at its end; an existing cluster is left running."""
-    chosen = check_cluster(setting if setting is not None else os.environ.get(CLUSTER_ENV, "local") or "local")
+    if setting is not None:
+        chosen = check_cluster(setting)
+    else:
+        chosen = check_cluster(os.environ.get(CLUSTER_ENV, "local") or "local", CLUSTER_ENV)
     if chosen != "local":
         _dask()  # no Dask: one line before any work
     before = _SETTING.cluster
@@ -117,7 +120,7 @@ def _dask() -> Any:
     try:
         import distributed
     except ImportError:
-        raise ClusterError("cluster: Dask is not installed; install the cluster extra "
+        raise ClusterError("--cluster: Dask is not installed; install the cluster extra "
                            "(pip install -e '.[cluster]') or use --cluster local") from None
     return distributed
 
@@ -147,7 +150,7 @@ def _client(workers: int) -> Any:
         try:
             _SETTING.client = distributed.Client(_SETTING.cluster, timeout=CONNECT_TIMEOUT, set_as_default=False)
         except (OSError, TimeoutError) as err:
-            raise ClusterError(f"cluster: no Dask scheduler answers at {_SETTING.cluster}: {err}") from None
+            raise ClusterError(f"--cluster: no Dask scheduler answers at {_SETTING.cluster}: {err}") from None
     return _SETTING.client
 
 

@@ -42,8 +42,8 @@ def test_mine_writes_then_finds_it_complete(tmp_path: Path) -> None:
 @pytest.mark.parametrize("args, message", [
     (["mine", "puzzle-temple", "--box", "10x10"], "--box: the region search takes boxes"),
     (["mine", "puzzle-temple", "--blocks", "nope"], "--blocks: unknown block set 'nope'"),
-    (["mine", "puzzle-temple", "--cluster", "yarn"], "cluster: expected local, dask or a Dask scheduler"),
-    (["generate", "puzzle-temple", "--cluster", "spark://x"], "cluster: expected local, dask"),
+    (["mine", "puzzle-temple", "--cluster", "yarn"], "--cluster: expected local, dask or a Dask scheduler"),
+    (["generate", "puzzle-temple", "--cluster", "spark://x"], "--cluster: expected local, dask"),
     (["verify", "x.json", "--cluster", "x"], ""),
 ])
 def test_bad_requests_are_one_line_and_exit_2(tmp_path: Path, args: list[str], message: str) -> None:

@@ -42,7 +42,7 @@ def test_cluster_settings_are_checked() -> None:
 
 def test_the_environment_sets_the_executor(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(pool.CLUSTER_ENV, "bogus")
-    with pytest.raises(ClusterError, match="'bogus'"):
+    with pytest.raises(ClusterError, match="TEMPLEFORGE_CLUSTER: expected local, dask .* got 'bogus'"):
         with cluster(None):
             pass
     monkeypatch.setenv(pool.CLUSTER_ENV, "local")
