@@ -143,7 +143,7 @@ def _client(workers: int) -> Any:
     if _SETTING.cluster == "dask":
         with _ctrl_c_ignored():  # the workers inherit it: a terminal's Ctrl-C is the command's to handle
             _SETTING.local_cluster = distributed.LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",  # any free port
                 silence_logs=logging.CRITICAL if not os.environ.get("TEMPLEFORGE_DEBUG") else logging.WARNING)
         _SETTING.client = distributed.Client(_SETTING.local_cluster, set_as_default=False)
     else:

@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Any
 from generators.common import parse
 from generators.common.corpus import Column
 from generators.common.errors import RequestError
-from generators.common.options import Option, choice, switch
+from generators.common.options import Option
 from generators.monolyth.pool import SIDE, Pool
-from generators.monolyth.spec import _height, _pool
-from solver.heightmap import CONTAIN, RULES, Board
+from generators.monolyth.spec import OPTIONS as SPEC_OPTIONS
+from solver.heightmap import Board
 
 #: Raised whenever a request's rows change (chunks of another version are not resumed).
 VERSION = "1"
@@ -46,12 +46,7 @@ def _cubes(value: Any, label: str) -> tuple[int, int]:
 
 
 OPTIONS: tuple[Option, ...] = (
-    Option("pool", _pool, "ours", "the pieces, singles, boards and tokens: `ours` (see README) or a pool TOML file",
-           metavar="ours|FILE.toml"),
-    Option("height", _height, 3, "the monolith's height: 3 (3-4 players) or 4 (1-2 players)", metavar="3|4"),
-    choice("rule", RULES, CONTAIN, "when a build matches a card: `contain` (it reaches at least the card's "
-           "heights) or `exact` (its heights are the card's, free columns empty)"),
-    switch("turn", True, "whether a build may match a card turned or mirrored"),
+    *(o for o in SPEC_OPTIONS if o.name in ("pool", "height", "rule", "turn")),  # the generator's own declarations
     Option("cubes", _cubes, "1-5", "`N` or `MIN-MAX` cubes a structure asks for", metavar="N|MIN-MAX"),
 )
 

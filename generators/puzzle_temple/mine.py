@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Any
 from generators.common import parse
 from generators.common.corpus import Column
 from generators.common.errors import RequestError
-from generators.common.options import Option, switch
+from generators.common.options import Option
 from generators.puzzle_temple.mined import VERSION
-from generators.puzzle_temple.spec import _per_face, read_blocks
+from generators.puzzle_temple.spec import OPTIONS as SPEC_OPTIONS
+from generators.puzzle_temple.spec import _per_face
 from solver.pieces import Piece
 
 __all__ = ["COLUMNS", "EXAMPLE", "HELP", "OPTIONS", "VERSION", "Plan", "plan"]
@@ -30,6 +31,9 @@ HELP = ("Record every lock a block set fills: each connected region inside the b
         "up to turning it, and mirroring it when blocks may be turned over) with each block set of the asked size "
         "that tiles it, its number of solutions and its difficulty in bits. A chunk is one block set.")
 EXAMPLE = "--blocks ubongo12 --blocks-per-face 3 --box 6x4 --out corpus.parquet"
+
+#: The generator's own declarations of the options a corpus shares with it.
+GENERATOR = {o.name: o for o in SPEC_OPTIONS}
 
 #: The largest square-ish box the region search takes: (WIDTH + 1) x HEIGHT at most 63 cells.
 MAX_BOX = "8x7"
@@ -48,14 +52,13 @@ def _box(value: Any, label: str) -> tuple[int, int]:
 
 
 OPTIONS: tuple[Option, ...] = (
-    Option("blocks", read_blocks, "ubongo12", "the players' block set: a preset, or a TOML file with "
-           "`pieces = [...]` as in puzzle files", metavar="PRESET|FILE.toml", path=True),
+    GENERATOR["blocks"],
     Option("blocks_per_face", _per_face, "3", "`N` or a range `MIN-MAX` of blocks a face uses",
            metavar="N|MIN-MAX"),
     Option("box", _box, "6x4", f"the box every lock fits, in cells ((WIDTH + 1) x HEIGHT at most 63: {MAX_BOX}, "
            "10x5, 12x4)", metavar="WxH"),
-    switch("flips", True, "whether blocks may be turned over"),
-    switch("holes", False, "whether a lock may enclose empty squares"),
+    GENERATOR["flips"],
+    GENERATOR["holes"],
 )
 
 COLUMNS: tuple[Column, ...] = (

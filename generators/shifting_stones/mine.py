@@ -21,7 +21,7 @@ from generators.common import parse
 from generators.common.corpus import Column
 from generators.common.errors import RequestError
 from generators.common.options import Option, choice
-from generators.shifting_stones.spec import _tiles
+from generators.shifting_stones.spec import OPTIONS as SPEC_OPTIONS
 from generators.shifting_stones.tiles import PLACES, TileSet
 
 #: Raised whenever a request's rows change (chunks of another version are not resumed).
@@ -42,8 +42,7 @@ def _stones(value: Any, label: str) -> tuple[int, int]:
 
 
 OPTIONS: tuple[Option, ...] = (
-    Option("tiles", _tiles, "published", "the stones: `published` (Sun/Moon x1, Fish/Bird x2, Horse/Boat x3, "
-           "Seed/Tree x3) or a tile-set TOML file", metavar="published|FILE.toml"),
+    next(o for o in SPEC_OPTIONS if o.name == "tiles"),  # the generator's own declaration
     Option("stones", _stones, "1-3", "`N` or `MIN-MAX` stones a pattern shows", metavar="N|MIN-MAX"),
     choice("windows", WINDOWS, "all", "`all` windows up to 3x3, or the `published` deck's (1x2, 2x1, 1x3, 3x1, "
            "2x2, 3x3)"),

@@ -92,7 +92,7 @@ def test_an_address_that_does_not_answer_is_one_line(monkeypatch: pytest.MonkeyP
 
 def test_an_existing_cluster_is_used_and_left_running() -> None:
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as running:
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=":0") as running:
         with cluster(running.scheduler_address):
             with Pool(2) as spread:
                 got = spread.map(square, "t", range(7), 2)
