@@ -30,6 +30,7 @@ from generators.common.palette import INK
 from generators.monolyth.deck import Deck
 from generators.monolyth.pool import SIDE, Pool
 from solver.heightmap import Kind
+from solver.names import slug
 
 CAPTIONS = {"assembled": "Each piece, a board and the crystal",
             "ams": "pieces by colour; each board's walls in its edges' colours; tokens with inlaid values",
@@ -162,14 +163,14 @@ def pieces(deck: Deck, ph: Physical, players: int, progress: Callable[[str], Non
         if cubes not in shapes:
             shapes[cubes] = mesh(piece_solid(list(cubes), ph))
         solid = kit.Solid(f"{kind.name} {kind.colour}", shapes[cubes], _wall_key(kind.colour))
-        out.append(kit.Piece(f"piece-{kind.name}-{kind.colour}".lower().replace(" ", "-"),
+        out.append(kit.Piece(slug("piece", kind.name, kind.colour, lower=True),
                              f"piece {kind.name} ({kind.colour})", (solid,), kind.count or 1,
                              group=f"colour-{kind.colour}"))
     cube = mesh(piece_solid([(0, 0, 0)], ph))
     for colour, n in pool.singles:
         progress(f"singles {colour}")
         if n:
-            out.append(kit.Piece(f"single-{colour}".lower().replace(" ", "-"), f"single ({colour})",
+            out.append(kit.Piece(slug("single", colour, lower=True), f"single ({colour})",
                                  (kit.Solid(f"single {colour}", cube, _wall_key(colour)),), n,
                                  group=f"colour-{colour}"))
     for b, edges in enumerate(pool.boards[:max(players, 1)], start=1):

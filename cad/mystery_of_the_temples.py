@@ -27,6 +27,7 @@ from cad.common.solids import face, fuse, gem, mesh, relief
 from generators.common.palette import INK
 from generators.mystery_of_the_temples.box import Box, Side
 from generators.mystery_of_the_temples.deck import Deck
+from solver.names import slug
 
 CAPTIONS = {"assembled": "A grid board with crystals, and a crystal of each colour",
             "ams": "crystals by colour; each board with its lines and name inlaid",
@@ -138,12 +139,12 @@ def pieces(deck: Deck, ph: Physical, players: int, progress: Callable[[str], Non
     out = []
     for side, solids in zip(box.grids, mapper(partial(_board_solids, ph), box.grids)):  # boards in the pool
         progress(f"grid {side.name}")
-        out.append(kit.Piece(f"grid-{side.name}".lower(), f"crystal grid {side.name}", solids, 1,
+        out.append(kit.Piece(slug("grid", side.name, lower=True), f"crystal grid {side.name}", solids, 1,
                              change_at=PLATE - ph.deboss_depth, group="boards"))
     crystal = mesh(gem(CRYSTAL, CRYSTAL_H))
     for colour in box.colours:
         progress(f"crystals {colour.name}")
-        out.append(kit.Piece(f"crystal-{colour.name}".replace(" ", "-"), f"crystal ({colour.name})",
+        out.append(kit.Piece(slug("crystal", colour.name), f"crystal ({colour.name})",
                              (kit.Solid(f"crystal {colour.name}", crystal, f"crystal-{colour.name}"),), colour.supply,
                              group=f"crystal-{colour.name}"))
     return out

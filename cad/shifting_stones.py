@@ -30,6 +30,7 @@ from generators.common.palette import INK, colour_name, text_on
 from generators.shifting_stones.deck import Deck
 from generators.shifting_stones.symbols import Symbol, symbols
 from generators.shifting_stones.tiles import TileSet
+from solver.names import slug
 
 #: The report's captions of the kit's previews (see ``generators.contract.Plastic``).
 CAPTIONS = {"assembled": "Each stone from above and turned over",
@@ -142,7 +143,7 @@ def pieces(deck: Deck, ph: Physical, progress: Callable[[str], None] = lambda _:
     made = mapper(partial(_stone_piece, tiles, ph), range(len(tiles.tiles)))
     for k, (tile, solids) in enumerate(zip(tiles.tiles, made)):
         progress(f"stone {tile.name}")
-        out.append(kit.Piece(f"stone-{k + 1}-{'-'.join(f.lower() for f in tile.faces)}".replace(" ", "-"),
+        out.append(kit.Piece(slug("stone", str(k + 1), *tile.faces, lower=True),
                              f"stone {tile.name}", solids, tile.count, changes=changes))
     return out
 

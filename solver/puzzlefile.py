@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from solver import names
 from solver.errors import ParseError, ShapeError, TempleforgeError, UnknownPieceError
 from solver.pieces import Piece, is_preset, piece, preset
 from solver.puzzle import Mode, Puzzle
@@ -105,6 +106,10 @@ def _pieces(value: object, text: str, problems: list[str]) -> list[Piece]:
             problems.append(f"field '{field}.name': expected a non-empty string, got "
                             f"{_kind(name) if name is not None else 'nothing'}")
             continue
+        why = names.problem(name)  # a block's name becomes its file's name
+        if why is not None:
+            problems.append(f"field '{field}.name': {why}")
+            continue
         count = item.get("count", 1)
         if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_COPIES:
             problems.append(f"field '{field}.count': expected a whole number from 1 to {MAX_COPIES}, "
@@ -127,6 +132,8 @@ def _pieces(value: object, text: str, problems: list[str]) -> list[Piece]:
                 problems.append(f"field '{field}.name': unknown piece {name!r}; give it a 'shape'")
                 continue
         out.extend([made] * count)
+    distinct = list(dict.fromkeys(p.name for p in out))
+    problems.extend(f"field 'pieces': {why}" for why in names.name_problems(("name", n) for n in distinct))
     return out
 
 

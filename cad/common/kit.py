@@ -29,6 +29,7 @@ from cad.common.meshes import Mesh, merge
 from generators.common.errors import RequestError
 from generators.common.proof import stamp
 from generators.common.words import plural
+from solver.names import unique_slugs
 
 #: ``map``, or a process pool's ``imap``: how a kit spreads its parts over workers (results in
 #: order either way, so the files are the same).
@@ -355,6 +356,7 @@ def make(made: Sequence[Piece], filaments: Filaments, bed: tuple[float, float], 
     if ams:
         check_slots(made, filaments, slots)
 
+    unique_slugs([p.key for p in made], "piece")  # no piece's files overwrite another's, nor lead out
     by_key = {p.key: p for p in made}
     files: dict[str, bytes] = {}
     for p in made:

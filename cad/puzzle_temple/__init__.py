@@ -79,6 +79,7 @@ from cad.puzzle_temple.parts import (  # noqa: F401 - the package is the game's 
 )
 from generators.common import palette
 from generators.puzzle_temple.deck import Card, Deck
+from solver.names import slug
 
 #: The report's captions of the kit's previews (see ``generators.contract.Plastic``).
 CAPTIONS = {"assembled": "A card with face 1's stored solution in its pocket",
@@ -126,11 +127,11 @@ def pieces(deck: Deck, ph: Physical, players: int, progress: Callable[[str], Non
     for name, cells in block_shapes(deck).items():
         progress(f"block {name}")
         solid = kit.Solid("block", mesh(block_solid(cells, ph)), name)
-        out.append(kit.Piece(f"block-{name}", f"block {name}", (solid,), players))
+        out.append(kit.Piece(slug("block", name), f"block {name}", (solid,), players))
     floor = ph.card_thickness - ph.deboss_depth
     for card, solids in zip(deck.cards, mapper(partial(card_solids, deck, ph), deck.cards)):
         progress(f"card {card.id}")
-        out.append(kit.Piece(f"card-{card.id}", f"card {card.id}", solids, 1, floor))
+        out.append(kit.Piece(slug("card", str(card.id)), f"card {card.id}", solids, 1, floor))
     progress("board, coupon, jewels and pawns")
     return out + list(fixed_pieces(ph))
 

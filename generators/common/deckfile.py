@@ -21,6 +21,7 @@ from typing import Any
 
 from solver import jsontext
 from solver.errors import TempleforgeError
+from solver.names import problem, slug
 from solver.textfiles import read_text
 
 FORMAT = "templeforge.deck/1"
@@ -204,6 +205,27 @@ def envelope(game: str, seed: int | None, parameters: dict[str, Any] | None,
     if versions:
         out["versions"] = dict(versions)
     return out
+
+
+def id_problems(cards: Sequence[Any]) -> list[str]:
+    """What is wrong with the cards' ids: one given twice (ids are compared as the file
+    names they make: 3 and "3", "A" and "a" clash), or a text id that breaks the name rule of
+    ``solver.names`` (a card's files and labels are named by it). A card without an id is
+    numbered from 1."""
+    problems = []
+    first: dict[str, int] = {}
+    for i, raw in enumerate(cards):
+        card_id = raw.get("id", i + 1)
+        why = problem(card_id) if isinstance(card_id, str) else None
+        key = slug(str(card_id)).casefold() if why is None else ""
+        if why is not None:
+            problems.append(f"cards[{i}].id: {why}")
+        elif key in first:
+            problems.append(f"cards[{i}].id: {card_id!r} is also the id of cards[{first[key]}] "
+                            f"(ids must be unique, ignoring case)")
+        else:
+            first[key] = i
+    return problems
 
 
 def find_card(cards: Sequence[Any], card_id: object) -> Any:

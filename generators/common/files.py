@@ -139,6 +139,28 @@ def output_path(out: str | Path, default_name: str) -> Path:
     return path
 
 
+def inside(folder: str | Path, name: str) -> Path:
+    """``folder / name``, refused unless it stays inside ``folder``: ``name`` is relative,
+    holds no NUL and no ``..`` part, and does not lead out through a symbolic link already
+    there. Every file a command writes under its output folder goes through here, whatever
+    made the name (defence in depth behind the name rule of ``solver.names``).
+
+    Raises:
+        OutputError: the name leads outside the folder, quoting it.
+    """
+    folder = Path(folder)
+    parts = Path(name).parts
+    if not name or "\x00" in name or "\\" in name or Path(name).is_absolute() or ".." in parts:
+        raise OutputError(f"{folder}: refusing to write {name!r}: it leads outside the folder")
+    path = folder / name
+    base = folder.resolve()
+    try:
+        path.resolve().relative_to(base)
+    except ValueError:
+        raise OutputError(f"{folder}: refusing to write {name!r}: it leads outside the folder") from None
+    return path
+
+
 def write_files(folder: str | Path, files: dict[str, bytes]) -> list[Path]:
     """Write several files under ``folder`` (names may hold subfolders) all or none: each to
     a temporary name first, and only when every one is written are they renamed into place,
@@ -148,10 +170,11 @@ def write_files(folder: str | Path, files: dict[str, bytes]) -> list[Path]:
         OutputError: as ``write_atomic``; no file of ``files`` is then changed.
     """
     folder = Path(folder)
+    targets = {name: inside(folder, name) for name in files}  # all refused before any is written
     staged: list[tuple[str, Path]] = []
     try:
         for name in sorted(files):
-            staged.append((_staged(folder / name, files[name]), folder / name))
+            staged.append((_staged(targets[name], files[name]), targets[name]))
     except BaseException:
         for tmp, _ in staged:
             Path(tmp).unlink(missing_ok=True)

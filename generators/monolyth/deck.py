@@ -133,13 +133,9 @@ def deck_from_json(data: Any, source: str = "<deck>") -> Deck:
             raise DeckError(f"{source}: {deckfile.summarise(err.problems)}") from None
     names = {(k.name, k.colour) for k in pool.pieces} | {("single", c) for c, _ in pool.singles}
     cards = []
-    first: dict[str, int] = {}
+    problems.extend(deckfile.id_problems(data["cards"]))
     for i, raw in enumerate(data["cards"]):
         card_id = raw.get("id", i + 1)
-        if str(card_id) in first:
-            problems.append(f"cards[{i}].id: {card_id!r} is also the id of cards[{first[str(card_id)]}] "
-                            f"(ids must be unique)")
-        first.setdefault(str(card_id), i)
         try:
             target = target_from(raw["target"], board, rule, f"cards[{i}].target")
             if "colours" in raw:

@@ -27,6 +27,7 @@ from typing import Any
 from generators.common.errors import RequestError
 from solver.errors import ShapeError
 from solver.heightmap import Board, Kind, orientations
+from solver.names import is_name, name_problems, problem
 from solver.pieces import piece as named_piece
 from solver.shapes import Shape
 
@@ -114,9 +115,12 @@ def pool_from(data: Mapping[str, Any], source: str, board: Board | None = None) 
     known = {"title", "colours", "pieces", "singles", "boards", "level_tokens", "structure_tokens", "prophecy_tokens"}
     problems += [f"{source}: {k}: not a pool field (expected {', '.join(sorted(known))})"
                  for k in sorted(set(data) - known)]
-    title = data.get("title", Path(source).stem)
+    title = data.get("title", Path(source).stem if is_name(Path(source).stem) else "pool")
     if not isinstance(title, str) or not title.strip():
         problems.append(f"{source}: title: expected a name, got {title!r}")
+        title = "pool"
+    elif not is_name(title):
+        problems.append(f"{source}: title: {problem(title)}")
         title = "pool"
     raw_colours = data.get("colours", dict(COLOURS))
     colours: list[tuple[str, str]] = []
@@ -131,7 +135,9 @@ def pool_from(data: Mapping[str, Any], source: str, board: Board | None = None) 
             else:
                 colours.append((str(name), rgb.upper()))
     names = [n for n, _ in colours]
+    problems += name_problems((f"{source}: colours", n) for n in names)  # the kit's file names hold them
     pieces = _pieces(data.get("pieces"), source, names, board, problems)
+    problems += name_problems((f"{source}: pieces", n) for n in dict.fromkeys(k.name for k in pieces))
     singles = _singles(data.get("singles", {c: 0 for c in names}), source, names, problems)
     boards = _boards(data.get("boards"), source, names, problems)
     level = _tokens(data.get("level_tokens", DEFAULT.level_tokens), f"{source}: level_tokens", problems)

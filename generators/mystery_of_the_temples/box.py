@@ -32,6 +32,7 @@ from typing import Any
 
 from generators.common.errors import RequestError
 from solver.grids import Grid
+from solver.names import is_name, name_problems, problem
 
 #: The published supply, with our RGB (Okabe and Ito's; colourless a pale grey).
 COLOURS: tuple[tuple[str, str, int], ...] = (
@@ -198,9 +199,12 @@ def box_from(data: Mapping[str, Any], source: str) -> Box:
     problems: list[str] = []
     known = {"title", "colours", "grids", "temples"}
     problems += [f"{source}: {k}: not a field (expected {', '.join(sorted(known))})" for k in sorted(set(data) - known)]
-    title = data.get("title", Path(source).stem)
+    title = data.get("title", Path(source).stem if is_name(Path(source).stem) else "box")
     if not isinstance(title, str) or not title.strip():
         problems.append(f"{source}: title: expected a name, got {title!r}")
+        title = "box"
+    elif not is_name(title):
+        problems.append(f"{source}: title: {problem(title)}")
         title = "box"
     colours = _colours(data.get("colours"), source, problems) if "colours" in data else DEFAULT.colours
     names = [c.name for c in colours]
@@ -234,6 +238,8 @@ def _colours(raw: Any, source: str, problems: list[str]) -> tuple[Colour, ...]:
             out.append(Colour(name, rgb.upper(), supply))
     if len({c.name for c in out}) != len(out):
         problems.append(f"{source}: colours: a name is listed twice")
+    else:
+        problems += name_problems((f"{source}: colours", c.name) for c in out)  # crystal files are named so
     return tuple(out)
 
 

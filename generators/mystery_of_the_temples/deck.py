@@ -148,14 +148,10 @@ def deck_from_json(data: Any, source: str = "<deck>") -> Deck:
         raise DeckError(f"{source}: " + deckfile.summarise([p.removeprefix("deck: ") for p in err.problems])) from None
     names = box.names
     cards = []
-    first: dict[str, int] = {}
+    problems.extend(deckfile.id_problems(data["cards"]))
     for i, raw in enumerate(data["cards"]):
         where = f"cards[{i}]"
         card_id = raw.get("id", i + 1)
-        if str(card_id) in first:
-            problems.append(f"{where}.id: {card_id!r} is also the id of cards[{first[str(card_id)]}] "
-                            f"(ids must be unique)")
-        first.setdefault(str(card_id), i)
         card = _card(raw, card_id, names, box, reading, where, problems)
         if card is not None:
             cards.append(card)

@@ -29,6 +29,7 @@ from generators.common.files import write_atomic
 from generators.common.grading import mean
 from solver import jsontext
 from solver.errors import ParseError, ShapeError, UnknownPieceError
+from solver.names import name_problems
 from solver.pieces import Piece, piece
 from solver.puzzle import Placement, Puzzle, Solution, letters_for
 from solver.shapes import Cell, Shape
@@ -226,19 +227,13 @@ def deck_from_json(data: Any, source: str = "<deck>") -> Deck:
                 blocks[name] = Piece(name, shape)
             except ShapeError as err:
                 problems.append(f"blocks.{name}: {err}")
+    problems.extend(name_problems(("blocks", n) for n in data.get("blocks", {})))  # file names of the kit
     listed = "blocks" in data
     unknown: dict[str, str] = {}  # name -> where it first appears
-    first_id: dict[str, int] = {}
+    problems.extend(deckfile.id_problems(data["cards"]))
     cards = []
     for i, raw in enumerate(data["cards"]):
         card_id = raw["id"]
-        key = str(card_id)
-        if key in first_id:
-            j = first_id[key]
-            problems.append(f"cards[{i}].id: {card_id!r} is also the id of cards[{j}] "
-                            f"(ids must be unique)")
-        else:
-            first_id[key] = i
         lock = _picture(raw["lock"], f"cards[{i}].lock", problems)
         if lock is None:
             continue

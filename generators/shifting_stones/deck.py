@@ -104,13 +104,9 @@ def deck_from_json(data: Any, source: str = "<deck>") -> Deck:
         except RequestError as err:
             raise DeckError(f"{source}: {deckfile.summarise(err.problems)}") from None
     cards = []
-    first: dict[str, int] = {}
+    problems.extend(deckfile.id_problems(data["cards"]))
     for i, raw in enumerate(data["cards"]):
         card_id = raw.get("id", i + 1)
-        if str(card_id) in first:
-            problems.append(f"cards[{i}].id: {card_id!r} is also the id of cards[{first[str(card_id)]}] "
-                            f"(ids must be unique)")
-        first.setdefault(str(card_id), i)
         try:
             pattern = pattern_from(raw["window"], tiles, f"cards[{i}].window")
         except RequestError as err:

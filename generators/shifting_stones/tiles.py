@@ -25,6 +25,7 @@ from typing import Any
 
 from generators.common.errors import RequestError
 from generators.common.palette import PALETTE, colour_name
+from solver.names import is_name, problem, slug
 
 PLACES = 9
 ANY = "any"
@@ -33,7 +34,7 @@ COLOUR = re.compile(r"^#[0-9A-Fa-f]{6}$")
 #: The colours a face may be given by default: the palette but its grey, which on a card
 #: reads as "any stone".
 FACES = tuple(c for c in PALETTE if colour_name(c) != "grey")
-NAME = re.compile(r"^[A-Za-z][A-Za-z0-9 '-]{0,23}$")
+NAME = re.compile(r"^[A-Za-z][A-Za-z0-9 _.-]{0,23}$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,9 +114,12 @@ def tile_set_from(data: Mapping[str, Any], source: str) -> TileSet:
         RequestError: every problem, each naming its field.
     """
     problems: list[str] = []
-    title = data.get("title", Path(source).stem)
+    title = data.get("title", Path(source).stem if is_name(Path(source).stem) else "tiles")
     if not isinstance(title, str) or not title.strip():
         problems.append(f"{source}: title: expected a name, got {title!r}")
+        title = "tiles"
+    elif not is_name(title):
+        problems.append(f"{source}: title: {problem(title)}")
         title = "tiles"
     unknown = sorted(set(data) - {"title", "tiles"})
     problems += [f"{source}: {k}: not a tile set field (expected title, tiles)" for k in unknown]
@@ -137,13 +141,16 @@ def tile_set_from(data: Mapping[str, Any], source: str) -> TileSet:
             problems.append(f"{where}: faces: expected two names, got {faces!r}")
             continue
         for face in faces:
-            if not NAME.match(face) or face.lower() == ANY:
-                problems.append(f"{where}: faces: {face!r} is not a usable face name (letters, digits, spaces; "
-                                f"not {ANY!r})")
-            elif face.lower() in seen:
-                problems.append(f"{where}: faces: {face!r} is already a face of {seen[face.lower()]}")
+            if not is_name(face):
+                problems.append(f"{where}: faces: {problem(face)}")
+            elif not NAME.match(face) or face.lower() == ANY:
+                problems.append(f"{where}: faces: {face!r} is not a usable face name (a letter, then letters, "
+                                f"digits, spaces, '-', '_' or '.', at most 24; not {ANY!r})")
+            elif slug(face).lower() in seen:
+                problems.append(f"{where}: faces: {face!r} is already a face of {seen[slug(face).lower()]} "
+                                f"(face names must differ by more than case, space or '-')")
             else:
-                seen[face.lower()] = f"tiles[{i + 1}]"
+                seen[slug(face).lower()] = f"tiles[{i + 1}]"
         count = entry.get("count")
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= PLACES:
             problems.append(f"{where}: count: expected a whole number 1-{PLACES}, got {count!r}")

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from generators.common.errors import RequestError, Unproved
+from generators.common.files import inside
 from generators.common.proof import STAMP
 from generators.contract import Check, Deck
 from templeforge import __version__
@@ -163,8 +164,9 @@ def _carry(old: Path, new: Path, names: list[str]) -> None:
 
 
 def _write(folder: Path, files: Mapping[str, bytes]) -> list[str]:
+    targets = {name: inside(folder, name) for name in files}  # none written if one leads out
     for name, data in files.items():
-        path = folder / name
+        path = targets[name]
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
     return sorted(files)
