@@ -5,6 +5,7 @@ every generator are declared there once)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -31,6 +32,14 @@ class GameChoice(click.Choice):  # type: ignore[type-arg]
     @choices.setter
     def choices(self, value: Sequence[str]) -> None:  # click sets it in __init__; the registry rules
         pass
+
+
+def out_folder(value: object, default: str, game: str) -> Path:
+    """The output folder asked for: the default (``default``, holding ``{game}``) with the
+    game's name in it, or the user's own path exactly as given (braces in it are only
+    characters: ``--out 'o{x}'`` writes to ``o{x}``)."""
+    text = str(value)
+    return Path(text.replace("{game}", game) if text == default else text)
 
 
 def seed_option(help: str = "Random seed.") -> Callable[[F], F]:

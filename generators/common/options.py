@@ -12,6 +12,7 @@ gave the option) and parses every value, collecting every problem before it fail
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -147,6 +148,16 @@ def load_profile(path: str | Path, options: Sequence[Option]) -> dict[str, Any]:
     return profile_table(data, options, str(path), path.parent)
 
 
+def quoted_number(value: Any) -> bool:
+    """Whether a TOML value is a number written as text (``"2"``): a profile writes numbers
+    as numbers, as the command line cannot."""
+    return isinstance(value, str) and re.fullmatch(r"\s*[-+]?\d+(\.\d*)?\s*", value) is not None
+
+
+def _numeric(default: Any) -> bool:
+    return isinstance(default, (int, float)) and not isinstance(default, bool)
+
+
 def profile_table(data: Mapping[str, Any], options: Sequence[Option], where: str, folder: Path) -> dict[str, Any]:
     """A profile table's raw values (a whole profile file, or one section of a build
     profile, ``where`` naming it); file paths relative to ``folder`` are made relative to
@@ -159,6 +170,10 @@ def profile_table(data: Mapping[str, Any], options: Sequence[Option], where: str
     unknown = [k for k in data if k not in known]
     if unknown:
         raise RequestError([f"{where}: unknown key {k!r} (expected {', '.join(known)})" for k in unknown])
+    quoted = [f"{where}: {k}: expected a number, got the text {v!r} (write {k} = {v.strip()}, without quotes)"
+              for k, v in data.items() if quoted_number(v) and _numeric(known[k].default)]
+    if quoted:
+        raise RequestError(quoted)
     out = dict(data)
     for name, value in data.items():
         if (known[name].path and isinstance(value, str) and value.endswith((".toml", ".json"))

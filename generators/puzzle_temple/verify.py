@@ -268,12 +268,23 @@ def parameter_problems(deck: Deck) -> list[str]:
         if isinstance(fill, (int, float)) and card.lock.size < fill * rows * cols - 1e-9:
             out.append(f"card {card.id}: the lock fills {card.lock.size / (rows * cols):.2f} of its "
                        f"{cols}x{rows} box, less than parameters.min_fill {fill}")
+        if p:  # a generated card's faces go from die 1 (easiest) to 6 (README)
+            out += _die_order(card)
         if per_face is not None:
             for f in card.faces:
                 if not per_face[0] <= len(f.blocks) <= per_face[1]:
                     out.append(f"card {card.id}, face {f.die}: {len(f.blocks)} blocks, outside "
                                f"parameters.blocks_per_face {per_face[0]}-{per_face[1]}")
     return out
+
+
+def _die_order(card: Card) -> list[str]:
+    """The faces of a generated card, in die order, must not get easier (ties in any order);
+    the stored difficulties are checked against the recomputed ones face by face."""
+    rated = sorted((f.die, f.difficulty) for f in card.faces if f.difficulty is not None)
+    return [f"card {card.id}: face {a} (difficulty {x:g}) is harder than face {b} ({y:g}); a generated card's "
+            f"faces go from die 1 (easiest) to 6 (hardest)"
+            for (a, x), (b, y) in zip(rated, rated[1:]) if x > y + 1e-9]
 
 
 def tier_problems(deck: Deck) -> list[str]:

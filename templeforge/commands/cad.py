@@ -5,19 +5,18 @@ from __future__ import annotations
 
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import click
 
-from cad.common.options import OPTIONS  # light: no CadQuery until the command runs
+from cad.common.options import OPTIONS, OUT  # light: no CadQuery until the command runs
 from cad.common.profile import Physical, Printer
-from templeforge.options import declared, unverified_option
+from templeforge.options import declared, out_folder, unverified_option
 from templeforge.terminal import plural
 
 
 @click.command()
-@click.argument("deck_file", metavar="DECK.json")
+@click.argument("deck_file", metavar="DECK.json", required=False)  # not with --print-settings
 @declared(OPTIONS)
 @click.option("--settings", metavar="FILE.toml", help="Physical settings (pitch, clearance, depths, ...); "
               "`templeforge cad --print-settings` prints every one with its unit and reason.")
@@ -28,7 +27,7 @@ from templeforge.terminal import plural
                    "printer, gcode/ (each NO-AMS plate ready to print, M600 at its colour changes).")
 @click.option("--print-settings", is_flag=True, help="Print the default settings file and stop.")
 @unverified_option
-def cad(deck_file: str, settings: str | None, slice_: bool, print_settings: bool, unverified: bool,
+def cad(deck_file: str | None, settings: str | None, slice_: bool, print_settings: bool, unverified: bool,
         **given: Any) -> None:
     """Write the 3D kit of a deck: one STL per distinct part (stl/), 3MF plates for AMS
     (ams/) and single-extruder printers (no-ams/), PNG previews of every plate and of the
@@ -64,6 +63,8 @@ def cad(deck_file: str, settings: str | None, slice_: bool, print_settings: bool
     if print_settings:
         click.echo(settings_toml(), nl=False)
         return
+    if deck_file is None:
+        raise click.UsageError("Missing argument 'DECK.json'.")
     from generators import open_deck
     from generators.common.files import output_path, write_files
     from generators.common.proof import prove
@@ -78,7 +79,7 @@ def cad(deck_file: str, settings: str | None, slice_: bool, print_settings: bool
             raise click.UsageError(f"--slice: {slicing.EXECUTABLE} is not installed (Debian: apt-get install "
                                    f"prusa-slicer)")
     info, deck, data = open_deck(deck_file)
-    folder = Path(str(values["out"]).format(game=info.name))
+    folder = out_folder(values["out"], OUT, info.name)
     output_path(f"{folder}/", "bom.csv")
     proved = prove(info, deck, data, deck_file, unverified=unverified)
     click.echo(proved.said)

@@ -4,14 +4,13 @@ PNG previews of every page."""
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 
 import click
 
 # the declarations are light (no ReportLab): `templeforge --help` stays quick
-from print.common.options import OPTIONS  # noqa: E402  (after the templeforge imports on purpose)
-from templeforge.options import declared, unverified_option
+from print.common.options import OPTIONS, OUT  # noqa: E402  (after the templeforge imports on purpose)
+from templeforge.options import declared, out_folder, unverified_option
 from templeforge.terminal import plural
 
 
@@ -54,7 +53,7 @@ def pdf(deck_file: str, previews: bool, unverified: bool, **given: Any) -> None:
     if unused:
         flags = ", ".join(o.flag for o in OPTIONS if o.name in unused)
         raise click.UsageError(f"{flags}: not used for {info.title} decks")
-    out = Path(str(resolved.values["out"]).format(game=info.name))
+    out = out_folder(resolved.values["out"], OUT, info.name)
     from generators.common.files import output_path, write_files
 
     output_path(f"{out}/", "cards.pdf")  # can be written, checked before any work

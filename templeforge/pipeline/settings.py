@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from generators.common.errors import RequestError
-from generators.common.options import Option, profile_table, raw_values, resolve
+from generators.common.options import Option, profile_table, quoted_number, raw_values, resolve
 from generators.contract import Game
 from solver.textfiles import parse_toml, read_text
 
@@ -90,21 +90,34 @@ def read_profile(path: str | Path) -> dict[str, dict[str, Any]]:
     return {name: dict(value) for name, value in data.items()}
 
 
-def _build_keys(section: str, table: dict[str, Any], where: str) -> list[str]:
-    """Take out of ``table`` the keys the build sets itself, one problem for each."""
-    taken = BUILD_SETS.get(section, {})
-    problems = [f"{where}: [{section}] {k}: the build sets it (use {taken[k]})" for k in table if k in taken]
-    for k in taken:
+def _build_keys(section: str, table: dict[str, Any]) -> None:
+    """Take out of ``table`` the keys the build sets itself (``misplaced`` names them)."""
+    for k in BUILD_SETS.get(section, {}):
         table.pop(k, None)
-    return problems
 
 
-def _shared_keys(section: str, table: dict[str, Any], where: str) -> list[str]:
-    """Take out of ``table`` the keys ``[kit]`` holds for paper and plastic, one problem each."""
-    problems = [f"{where}: [{section}] {k}: paper and plastic share it: set it once, in [kit]" for k in table
-                if k in KIT]
+def _shared_keys(table: dict[str, Any]) -> None:
+    """Take out of ``table`` the keys ``[kit]`` holds for paper and plastic (``misplaced``
+    names them)."""
     for k in KIT:
         table.pop(k, None)
+
+
+def misplaced(sections: Mapping[str, Mapping[str, Any]], where: str) -> list[str]:
+    """The keys set where a build does not take them, in every game's sub-table as well as
+    the shared ones, whichever games this build makes: a key the build sets itself (``out``,
+    ``workers``), or one that paper and plastic share outside ``[kit]``."""
+    problems = []
+    for section in ("generate", "pdf", "cad"):
+        data = sections.get(section, {})
+        tables = [(f"[{section}]", {k: v for k, v in data.items() if not isinstance(v, dict)})]
+        tables += [(f"[{section}.{game}]", v) for game, v in data.items() if isinstance(v, dict)]
+        taken = BUILD_SETS.get(section, {})
+        for named, table in tables:
+            problems += [f"{where}: {named} {k}: the build sets it (use {taken[k]})" for k in table if k in taken]
+            if section != "generate":
+                problems += [f"{where}: {named} {k}: paper and plastic share it: set it once, in [kit]"
+                             for k in table if k in KIT]
     return problems
 
 
@@ -124,6 +137,10 @@ def kit_table(sections: Mapping[str, Mapping[str, Any]], game: str, where: str) 
             problems.append(f"{where}: {named}: unknown key {key!r} (expected {', '.join(KIT)})")
             continue
         low, high = KIT[key]
+        if quoted_number(value):
+            problems.append(f"{where}: {named} {key}: expected a number, got the text {value!r} (write {key} = "
+                            f"{value.strip()}, without quotes)")
+            continue
         try:
             if isinstance(low, int):
                 out[key] = parse.parse_int(value, f"{where}: {named} {key}", low=low, high=int(high))
@@ -175,7 +192,7 @@ def game_settings(info: Game, sections: Mapping[str, Mapping[str, Any]], where: 
     from generators import GAMES
     from print.common.options import OPTIONS as PRINT_OPTIONS
 
-    problems: list[str] = []
+    problems: list[str] = misplaced(sections, where)
     rules = info.load_rules()
     # generate: a shared key belongs to the games that have it
     mine = frozenset(o.name for o in rules.OPTIONS)
@@ -185,7 +202,7 @@ def game_settings(info: Game, sections: Mapping[str, Mapping[str, Any]], where: 
     except RequestError as err:
         problems.extend(err.problems)
         table, named = {}, "[generate]"
-    problems += _build_keys("generate", table, where)
+    _build_keys("generate", table)
     try:
         options = _options(rules.OPTIONS, "generate")
         table = profile_table(table, options, f"{where}: {named}", folder)
@@ -205,7 +222,7 @@ def game_settings(info: Game, sections: Mapping[str, Mapping[str, Any]], where: 
     except RequestError as err:
         problems.extend(err.problems)
         table, named = {}, "[pdf]"
-    problems += _shared_keys("pdf", table, where)
+    _shared_keys(table)
     table.update(kit)
     if duplex is not None:
         table["duplex"] = duplex
@@ -213,7 +230,7 @@ def game_settings(info: Game, sections: Mapping[str, Mapping[str, Any]], where: 
     previews = table.pop("previews", True)
     if not isinstance(previews, bool):
         problems.append(f"{where}: [pdf] previews: expected true or false, got {previews!r}")
-    problems += _build_keys("pdf", table, where)
+    _build_keys("pdf", table)
     try:
         options = _options(PRINT_OPTIONS, "pdf")
         table = profile_table(table, options, f"{where}: {named}", folder)
@@ -225,8 +242,8 @@ def game_settings(info: Game, sections: Mapping[str, Mapping[str, Any]], where: 
     # cad
     try:
         table, named = game_table(sections, "cad", info.name, where)
-        problems += _build_keys("cad", table, where)
-        problems += _shared_keys("cad", table, where)
+        _build_keys("cad", table)
+        _shared_keys(table)
         table.update(kit)
         cad = cad_stage(table, f"{where}: {named}")
     except RequestError as err:

@@ -99,3 +99,11 @@ def test_a_file_that_is_not_a_deck_is_bad_input(tmp_path: Path) -> None:
     result = run("pdf", str(bad), "--out", str(tmp_path / "out"))
     assert result.exit_code == 2 and "chess" in result.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_braces_in_out_are_only_characters(deck_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--out 'o{x}'`` is a folder of that name, not a format string (it gave exit 70)."""
+    monkeypatch.chdir(tmp_path)
+    result = run("pdf", str(deck_file), "--out", "o{x}", "--no-previews")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "o{x}" / "cards.pdf").is_file()

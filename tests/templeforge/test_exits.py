@@ -162,3 +162,11 @@ def test_generate_says_where_the_deck_went_when_a_profile_sends_it_elsewhere(tmp
     assert result.exit_code == 0, result.output
     written = tmp_path / "decks" / "deck.json"
     assert written.is_file() and f"wrote {written.resolve()}:" in result.output
+
+
+def test_cad_print_settings_needs_no_deck() -> None:
+    printed = CliRunner().invoke(main, ["cad", "--print-settings"])
+    assert printed.exit_code == 0 and "every length in mm" in printed.stdout
+    missing = CliRunner().invoke(main, ["cad"])
+    assert missing.exit_code == EXIT["bad input"]
+    assert "Missing argument 'DECK.json'" in missing.stderr and len(missing.stderr.strip().splitlines()) == 1

@@ -159,3 +159,17 @@ def test_a_hand_written_deck_is_placed_on_a_tier_scale(small_deck) -> None:
     other = dataclasses.replace(small_deck, parameters={"tier_bounds": [0.0, 0.1]})
     check = verify_deck(hand, tiers_from=other, tiers_name="other.json")
     assert check.scale == "the tiers of other.json" and {check.tier(c.id).value for c in hand.cards} == {"hard"}
+
+
+def test_a_generated_card_with_die_faces_swapped_is_caught(small_deck) -> None:
+    """Faces go from die 1 (easiest) to 6: swapping faces 1 and 6 of a generated card keeps
+    every face solvable, but the card is no longer the card the generator promised."""
+    card = small_deck.cards[0]
+    first, last = card.faces[0], card.faces[5]
+    assert first.difficulty < last.difficulty
+    swapped = (dataclasses.replace(last, die=1),) + card.faces[1:5] + (dataclasses.replace(first, die=6),)
+    cards = (Card(card.id, card.lock, swapped),) + small_deck.cards[1:]
+    problems = verify_deck(dataclasses.replace(small_deck, cards=cards)).problems
+    assert any(p.startswith("card 1: face 1 (difficulty") and "a generated card's faces go from die 1 (easiest)" in p
+               for p in problems), problems
+    assert verify_deck(small_deck).ok
