@@ -54,8 +54,11 @@ def build(game: str, profile: str | None, seed: int | None, out: str, jobs: int,
     build as it was. The deck is written sealed once it passes verification; the PDFs and
     the 3D kit are made only from a proved deck (one changed since it was sealed is
     verified again). With --cluster, the deck is generated and verified there (the same
-    deck); the PDFs and models are made on this machine. Exit status: 0 built, 1 the deck
-    failed verification, 2 bad input, 73 a file could not be written, 130 interrupted.
+    deck); the PDFs and models are made on this machine.
+
+    Exit status: 0 built, 1 the deck failed verification, 2 bad input, 3 the generator's
+    budget ran out, 73 a file could not be written (the previous kit kept); and, as every
+    command, 70 a bug, 74 standard output, 130 interrupted, 141 a closed pipe.
 
     Example:
 

@@ -51,7 +51,9 @@ def cad(deck_file: str | None, settings: str | None, slice_: bool, print_setting
     --seal` (and unchanged since) is trusted; any other deck is verified first.
 
     Exit status: 0 written, 1 the deck fails verification or a plate does not slice as
-    its file says (nothing written), 2 bad input (nothing written).
+    its file says (nothing written), 2 bad input (nothing written), 73 a file could not be
+    written; and, as every command, 70 a bug, 74 standard output, 130 interrupted, 141 a
+    closed pipe.
 
     Example:
 

@@ -61,7 +61,9 @@ def _help(info: Game, rules: Rules) -> str:
     return (f"{info.summary}\n\n{rules.HELP}\n\nEvery option is also a key of a TOML --profile (with _ for -). "
             f"The same request and seed give the same file, byte for byte. Exit status: 0 written, "
             f"2 an impossible or malformed request (nothing is tried), 3 the budget ran out before the "
-            f"deck was full (nothing is written).\n\nExample:\n\n    templeforge generate {info.name} "
+            f"deck was full (nothing is written), 73 the deck could not be written; and, as every command, 70 a "
+            f"bug, 74 standard output, 130 interrupted, 141 a closed pipe.\n\nExample:\n\n"
+            f"    templeforge generate {info.name} "
             f"{rules.EXAMPLE}")
 
 

@@ -64,7 +64,9 @@ def _help(info: Game, miner: Miner, default_out: str) -> str:
             f"it stopped. The corpus is then written in one go: the same request gives the same bytes on any "
             f"executor and number of workers. Ctrl-C keeps the finished chunks and writes no corpus.\n\nExit "
             f"status: 0 written (or already complete), 2 a malformed request or an --out that is not a corpus, "
-            f"130 interrupted.\n\nExample:\n\n    templeforge mine {info.name} {miner.EXAMPLE}")
+            f"73 a file could not be written; and, as every command, 70 a bug, 74 standard output, 130 interrupted "
+            f"(the finished chunks kept), 141 a closed pipe.\n\nExample:\n\n"
+            f"    templeforge mine {info.name} {miner.EXAMPLE}")
 
 
 def _clock(seconds: float) -> str:
@@ -120,7 +122,10 @@ def run_mine(info: Game, miner: Miner, given: dict[str, Any], out: str, workers:
                    f"{plural(done.chunks, 'chunk')}); nothing to do")
         return
     again = f", {done.kept} kept from the previous run" if done.kept else ""
-    damaged = f", {done.damaged} damaged and mined again" if done.damaged else ""
+    damaged = ""
+    if done.damaged:
+        named = ", ".join(done.damaged_chunks[:5]) + (f" and {done.damaged - 5} more" if done.damaged > 5 else "")
+        damaged = f", {done.damaged} damaged and mined again ({named})"
     click.echo(f"wrote {done.path}: {plural(done.rows, 'row')} from {plural(done.chunks, 'chunk')}{again}{damaged} "
                f"({done.seconds:.1f} s of mining)")
 

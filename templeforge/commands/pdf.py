@@ -32,8 +32,11 @@ def pdf(deck_file: str, previews: bool, unverified: bool, **given: Any) -> None:
 
     Only a proved deck is printed: a deck sealed by `templeforge generate` or `verify
     --seal` (and unchanged since) is trusted; any other deck (hand-written, edited) is
-    verified first, and printed with the proofs the verifier finds. Exit status: 0
-    written, 1 the deck fails verification (nothing written), 2 bad input.
+    verified first, and printed with the proofs the verifier finds.
+
+    Exit status: 0 written, 1 the deck fails verification (nothing written), 2 bad input,
+    73 a file could not be written; and, as every command, 70 a bug, 74 standard output,
+    130 interrupted, 141 a closed pipe.
 
     Example:
 

@@ -21,6 +21,9 @@ def shapes(names: tuple[str, ...], flips: bool, as_json: bool) -> None:
     NAMES are piece names (F, L4, soma_A, ...) or presets (pentominoes, ubongo12, ...);
     with none, the presets are listed.
 
+    Exit status: 0 shown, 2 an unknown name; and, as every command, 70 a bug, 74 standard
+    output, 130 interrupted, 141 a closed pipe.
+
     Example:
 
         templeforge shapes ubongo12 --no-flips

@@ -16,6 +16,9 @@ def show(deck_file: str, card_id: str | None) -> None:
     Faces without a stored solution (a hand-written deck) are solved on the spot. One letter
     stands for one block throughout the deck.
 
+    Exit status: 0 shown, 2 bad input; and, as every command, 70 a bug, 74 standard output,
+    130 interrupted, 141 a closed pipe.
+
     Example:
 
         templeforge show output/GAME/deck.json --card 1

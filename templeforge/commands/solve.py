@@ -61,8 +61,11 @@ def solve(
     """Solve a tiling puzzle file: find a tiling, count them, or check uniqueness.
 
     The file gives `region` (an ASCII picture, 3D as layers bottom first), `pieces`
-    (names, presets or tables), `flips` and `mode`; see examples/. Exit status: 0 solved,
-    1 proved unsolvable, 2 bad input, 3 unknown (a limit was hit first).
+    (names, presets or tables), `flips` and `mode`; see examples/.
+
+    Exit status: 0 solved, 1 proved unsolvable, 2 bad input, 3 unknown (a limit was hit
+    first); and, as every command, 70 a bug, 74 standard output, 130 interrupted, 141 a
+    closed pipe.
 
     Example:
 

@@ -60,7 +60,9 @@ def verify(deck_file: str, time_limit: float | None, show_all: bool, tiers_from:
     again and verify any other deck first; `--seal` seals a deck that passes.
 
     Exit status: 0 all proved, 1 a face or rule fails (each named on
-    stderr), 2 bad input, 3 a face was not settled within --time-limit.
+    stderr), 2 bad input, 3 a face was not settled within --time-limit, 73 the sealed deck
+    could not be written; and, as every command, 70 a bug, 74 standard output, 130
+    interrupted, 141 a closed pipe.
 
     Example:
 

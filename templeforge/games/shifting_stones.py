@@ -46,7 +46,8 @@ def solve(grid: str, pattern: str, tiles: str, seed: int) -> None:
 
     One breadth-first search from every grid that shows the window, over all the grids the
     tiles can make, gives the least number of actions from each; the path follows it down.
-    Exit status: 0 solved, 1 no grid can show the window with these tiles, 2 bad input.
+    Exit status: 0 solved, 1 no grid can show the window with these tiles, 2 bad input;
+    and, as every command, 70 a bug, 74 standard output, 130 interrupted, 141 a closed pipe.
 
     Example:
 

@@ -170,3 +170,38 @@ def test_cad_print_settings_needs_no_deck() -> None:
     missing = CliRunner().invoke(main, ["cad"])
     assert missing.exit_code == EXIT["bad input"]
     assert "Missing argument 'DECK.json'" in missing.stderr and len(missing.stderr.strip().splitlines()) == 1
+
+
+def _statuses_in_help(command: list[str]) -> set[int]:
+    import re
+
+    import click
+
+    ctx = click.Context(main)
+    group: click.Command = main
+    for name in command:
+        assert isinstance(group, click.Group)
+        found = group.get_command(ctx, name)
+        assert found is not None, name
+        group = found
+    text = " ".join((group.help or "").split())
+    said = text.split("Exit status:", 1)[1].split("Example:", 1)[0]
+    return {int(n) for n in re.findall(r"(?:^|[:,]) (\d+) ", said)}
+
+
+def test_the_readme_lists_every_status_each_command_can_give() -> None:
+    """The README's table of statuses per command, row for row what each command's help
+    says (its own statuses and the four every command shares)."""
+    import re
+
+    readme = (ROOT / "README.md").read_text("utf-8")
+    table = readme.split("Which command can give which", 1)[1].split("\n\n")[1]
+    rows = re.findall(r"^\| `templeforge ([a-z ]+?)(?: GAME)?` \| ([0-9, ]+) \|$", table, re.M)
+    commands = {name: {int(n) for n in said.split(", ")} for name, said in rows}
+    assert set(commands) == {"build", "generate", "verify", "show", "pdf", "cad", "mine", "solve", "shapes",
+                             "stones solve"}
+    for name, statuses in commands.items():
+        words = name.split()
+        if words[0] in ("generate", "mine"):
+            words.append("puzzle-temple")  # each game's command says the same
+        assert _statuses_in_help(words) == statuses | {70, 74, 130, 141}, name
