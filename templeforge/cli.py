@@ -174,6 +174,10 @@ class Main(LazyGroup):
                 fail(f"error: {err}; the files already there are as they were", EXIT["cannot write"])
             if isinstance(err, Shortfall):
                 fail(f"error: {err}; nothing written", EXIT["unknown"])
+            from generators.common.pool import WorkerLost
+
+            if isinstance(err, WorkerLost):
+                fail(f"error: {err}; nothing written (a mine keeps its finished chunks)", EXIT["unknown"])
             fail(f"error: {err}", EXIT["bad input"])
         except RecursionError:
             fail("error: the input is nested too deeply to read", EXIT["bad input"])

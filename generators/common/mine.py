@@ -5,7 +5,8 @@ Nouns:
             which returns it as Parquet bytes.
     parts   the folder ``<out>.parts/`` beside the corpus while it is mined: ``plan.json``
             (what is being mined) and each finished chunk, written atomically, with its
-            SHA-256 beside it (``chunk-000012.parquet``, ``chunk-000012.sha256``).
+            SHA-256 beside it (``chunk-000012.parquet``, ``chunk-000012.sha256``), taken over
+            the request, the chunk's place and its bytes.
 
 A run resumes: the chunks already in the parts folder for the same request whose bytes
 still match their hash are kept, the rest (missing, or damaged) are mined. Once every chunk
@@ -43,7 +44,7 @@ class Mined:
         chunks: its chunks.
         kept: chunks a previous run had finished (reused after their hash check).
         damaged: chunks found in the parts folder whose bytes no longer matched their hash
-            (mined again).
+            (mined again); ``damaged_chunks`` names them.
         seconds: the time mining took in this run.
         fresh: false when the corpus was already complete for this request (nothing done).
     """
@@ -55,6 +56,7 @@ class Mined:
     damaged: int = 0
     seconds: float = 0.0
     fresh: bool = True
+    damaged_chunks: tuple[str, ...] = ()
 
 
 def identity(game: str, miner: Miner, plan: Plan) -> dict[str, Any]:
@@ -82,8 +84,18 @@ def _same(meta: Mapping[str, Any], ident: Mapping[str, Any]) -> bool:
     return all(meta.get(k) == v for k, v in ident.items())
 
 
-def _kept(parts: Path, index: int) -> bytes | None:
-    """A finished chunk's bytes if they match their recorded hash, else None."""
+def _seal(ident: Mapping[str, Any], index: int, data: bytes) -> str:
+    """A chunk's recorded hash: SHA-256 over the request's identity, the chunk's place in
+    the plan and its bytes, so a chunk is kept only in its own place of its own request (a
+    chunk moved to another's name, with its hash, is mined again; so is one whose hash file
+    was made anew for changed bytes)."""
+    head = json.dumps(ident, sort_keys=True).encode() + b"\0" + str(index).encode() + b"\0"
+    return corpus.digest(head + data)
+
+
+def _kept(parts: Path, index: int, ident: Mapping[str, Any]) -> tuple[bytes, int] | None:
+    """A finished chunk's bytes and rows if they match their recorded hash and read as
+    Parquet, else None."""
     data_path = parts / f"{_chunk_name(index)}.parquet"
     hash_path = parts / f"{_chunk_name(index)}.sha256"
     try:
@@ -91,7 +103,12 @@ def _kept(parts: Path, index: int) -> bytes | None:
         recorded = hash_path.read_text("ascii").strip()
     except (OSError, UnicodeDecodeError):
         return None
-    return data if corpus.digest(data) == recorded else None
+    if _seal(ident, index, data) != recorded:
+        return None
+    try:
+        return data, corpus.row_count(data)
+    except Exception:  # noqa: BLE001 - whatever Arrow makes of bytes that are not Parquet: mined again
+        return None
 
 
 def run(game: str, miner: Miner, plan: Plan, out: str | Path, workers: int = 1,
@@ -126,30 +143,31 @@ def run(game: str, miner: Miner, plan: Plan, out: str | Path, workers: int = 1,
         if before != json.loads(said):
             raise OutputError(f"{parts}: holds the chunks of another request (see its plan.json); delete the "
                               f"folder or choose another --out")
-    else:
-        if parts.exists() and any(parts.iterdir()):
-            raise OutputError(f"{parts}: exists and is not a templeforge parts folder; not touched")
-        write_atomic(plan_path, said)
+    elif parts.exists() and any(parts.iterdir()):
+        raise OutputError(f"{parts}: exists and is not a templeforge parts folder; not touched")
     done: set[int] = set()
-    damaged = rows = 0
+    damaged: list[str] = []
+    rows = 0
     for i in range(chunks):
         if (parts / f"{_chunk_name(i)}.parquet").exists():
-            data = _kept(parts, i)
-            if data is None:
-                damaged += 1
+            found = _kept(parts, i, ident)
+            if found is None:
+                damaged.append(_chunk_name(i))
             else:
                 done.add(i)
-                rows += corpus.row_count(data)
+                rows += found[1]
     kept = len(done)
     todo = [i for i in range(chunks) if i not in done]
     started = time.perf_counter()
     if progress is not None:
         progress(len(done), chunks, rows, 0)
     columns = tuple(miner.COLUMNS)
-    with Pool(workers) as pool:
+    with Pool(workers) as pool:  # connected to its executor: only now is anything written
+        if not plan_path.exists():
+            write_atomic(plan_path, said)
         for index, (data, count) in zip(todo, pool.imap(_mine_chunk, (plan, columns), todo)):
             write_atomic(parts / f"{_chunk_name(index)}.parquet", data)
-            write_atomic(parts / f"{_chunk_name(index)}.sha256", corpus.digest(data) + "\n")
+            write_atomic(parts / f"{_chunk_name(index)}.sha256", _seal(ident, index, data) + "\n")
             done.add(index)
             rows += count
             if progress is not None:
@@ -158,12 +176,12 @@ def run(game: str, miner: Miner, plan: Plan, out: str | Path, workers: int = 1,
 
     def tables() -> Iterator[Any]:  # one chunk in memory at a time, each checked against its hash again
         for i in range(chunks):
-            data = _kept(parts, i)
-            if data is None:
+            found = _kept(parts, i, ident)
+            if found is None:
                 raise OutputError(f"{parts / _chunk_name(i)}.parquet: changed while the corpus was put together; "
                                   f"run the command again")
-            yield corpus.from_bytes(data)
+            yield corpus.from_bytes(found[0])
 
     written = corpus.write(out, miner.COLUMNS, tables(), ident, rows)
     shutil.rmtree(parts, ignore_errors=True)
-    return Mined(out, written, chunks, kept, damaged, seconds)
+    return Mined(out, written, chunks, kept, len(damaged), seconds, damaged_chunks=tuple(damaged))

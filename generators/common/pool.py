@@ -35,6 +35,7 @@ import re
 import signal
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -54,10 +55,23 @@ CLUSTER_HELP = ("where spread work runs: local (this machine's processes, the de
                 "started and stopped by the command) or a Dask scheduler's address tcp://HOST:8786 (an existing "
                 f"cluster, never started or stopped here; needs the cluster extra); also {CLUSTER_ENV}")
 
-#: How long a scheduler has to answer before the command gives up (one line, exit 2).
-CONNECT_TIMEOUT = "10s"
+#: How long a scheduler has to answer before the command gives up (one line, exit 2): the
+#: probe's connection and its handshake get ``PROBE_SECONDS`` each, Dask's own connection
+#: ``CONNECT_TIMEOUT``, so an address that is not a scheduler is refused within 15 s.
+CONNECT_TIMEOUT = "5s"
+PROBE_SECONDS = 4.0
+#: A Dask handshake is a few hundred bytes; a listener announcing more is not a scheduler.
+MAX_HANDSHAKE = 1 << 16
 
-_ADDRESS = re.compile(r"^(tcp|tls)://[^\s/:]+(:\d{1,5})?/?$")
+_ADDRESS = re.compile(r"^(tcp|tls)://(\[[0-9A-Fa-f:.]+\]|[^\s/:\[\]]+)(?::(\d{1,5}))?/?$")
+
+
+class WorkerLost(TempleforgeError):
+    """Worker processes kept dying on the same work: nothing is claimed for it (exit 3)."""
+
+
+#: How often a local pool is started again after a worker died, before ``WorkerLost``.
+RETRIES = 3
 
 
 class ClusterError(TempleforgeError):
@@ -75,7 +89,10 @@ def check_cluster(text: str, label: str = "--cluster") -> str:
     setting = text.strip()
     if setting.lower() in ("local", "dask"):
         return setting.lower()
-    if _ADDRESS.match(setting):
+    found = _ADDRESS.match(setting)
+    if found and found.group(3) is not None and not 0 < int(found.group(3)) < 65536:
+        raise ClusterError(f"{label}: the port of {text.strip()!r} is not a port (1-65535)")
+    if found:
         return setting.rstrip("/")
     raise ClusterError(f"{label}: expected local, dask or a Dask scheduler address such as tcp://HOST:8786, "
                        f"got {text!r}")
@@ -147,11 +164,64 @@ def _client(workers: int) -> Any:
                 silence_logs=logging.CRITICAL if not os.environ.get("TEMPLEFORGE_DEBUG") else logging.WARNING)
         _SETTING.client = distributed.Client(_SETTING.local_cluster, set_as_default=False)
     else:
+        probe(_SETTING.cluster)
         try:
             _SETTING.client = distributed.Client(_SETTING.cluster, timeout=CONNECT_TIMEOUT, set_as_default=False)
         except (OSError, TimeoutError) as err:
             raise ClusterError(f"--cluster: no Dask scheduler answers at {_SETTING.cluster}: {err}") from None
     return _SETTING.client
+
+
+def probe(address: str) -> None:
+    """Check that a Dask scheduler listens at ``address`` before Dask's client connects: a
+    closed port, a listener that says nothing and one that speaks another protocol are
+    each one line within seconds (Dask's client would wait minutes on the first, and read a
+    stranger's bytes as a frame length of exabytes). A scheduler greets every connection
+    with its handshake, a few hundred bytes behind their 8-byte length; for ``tls://`` only
+    the connection is checked.
+
+    Raises:
+        ClusterError: nothing, or not a Dask scheduler, at ``address``.
+    """
+    import socket
+    import struct
+
+    found = _ADDRESS.match(address)
+    if found is None:
+        raise ClusterError(f"--cluster: expected a Dask scheduler address, got {address!r}")
+    scheme, host, port = found.group(1), found.group(2).strip("[]"), int(found.group(3) or 8786)
+    said = f"--cluster: no Dask scheduler answers at {address}"
+    try:
+        conn = socket.create_connection((host, port), timeout=PROBE_SECONDS)
+    except OSError as err:
+        raise ClusterError(f"{said}: {err.strerror or err}") from None
+    with conn:
+        if scheme == "tls":
+            return
+        conn.settimeout(PROBE_SECONDS)
+        try:
+            head = _read(conn, 8)
+            size = struct.unpack("<Q", head)[0]
+            if not 0 < size <= MAX_HANDSHAKE:
+                raise ClusterError(f"{said}: something listens there but does not speak Dask's protocol")
+            greeting = _read(conn, size)
+        except TimeoutError:
+            raise ClusterError(f"{said}: something listens there but says nothing (not a Dask scheduler)") from None
+        except OSError as err:
+            raise ClusterError(f"{said}: {err.strerror or err}") from None
+        if b"pickle-protocol" not in greeting and b"compression" not in greeting:
+            raise ClusterError(f"{said}: something listens there but does not speak Dask's protocol")
+
+
+def _read(conn: Any, n: int) -> bytes:
+    """Exactly ``n`` bytes from a socket (``OSError`` when it closes first)."""
+    out = b""
+    while len(out) < n:
+        part = conn.recv(n - len(out))
+        if not part:
+            raise ConnectionResetError("the connection was closed before a handshake")
+        out += part
+    return out
 
 
 @contextmanager
@@ -234,12 +304,33 @@ class Pool:
         """As ``map``, each result given as soon as it and those before it are done (every
         task is handed out at once; the ones not yet wanted are cancelled if the caller stops)."""
         if self._executor is not None:
-            yield from self._executor.map(make, itertools.repeat(spec), indices, chunksize=chunk)
+            yield from self._on_processes(make, spec, list(indices), chunk)
         elif self._client is not None:
             yield from self._on_dask(make, spec, list(indices), max(1, chunk))
         else:
             for i in indices:
                 yield make(spec, i)
+
+    def _on_processes(self, make: Callable[[Any, int], T], spec: Any, indices: list[int], chunk: int) -> Iterator[T]:
+        """The local pool's results in order; a worker that died (killed, out of memory)
+        breaks the pool, which is started again for the indices not yet given, as Dask runs
+        a lost worker's task again elsewhere (``RETRIES`` times, then ``WorkerLost``)."""
+        given = deaths = 0
+        while True:
+            assert self._executor is not None
+            try:
+                for result in self._executor.map(make, itertools.repeat(spec), indices[given:], chunksize=chunk):
+                    yield result
+                    given += 1
+                return
+            except BrokenProcessPool:
+                deaths += 1
+                self._executor.shutdown(wait=False, cancel_futures=True)
+                self._executor = None
+                if deaths > RETRIES:
+                    raise WorkerLost(f"a worker process died {deaths} times (killed, or out of memory?); nothing "
+                                     f"is claimed for the work it had") from None
+                self._executor = ProcessPoolExecutor(self.workers, initializer=_quiet_worker)
 
     def _on_dask(self, make: Callable[[Any, int], T], spec: Any, indices: list[int], chunk: int) -> Iterator[T]:
         client = self._client
@@ -265,8 +356,26 @@ class Pool:
     def __enter__(self) -> Pool:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, kind: object, *exc: object) -> None:
+        if kind is None:
+            self.close()
+        else:  # Ctrl-C, SIGTERM or a failure: the work is abandoned, so are the workers
+            self.abandon()
+
+    def abandon(self) -> None:
+        """End the workers now, without waiting for the tasks they are running (a candidate
+        search can run for minutes): pending tasks are cancelled and every worker process
+        killed and reaped, so the command ends at once and no worker outlives it."""
+        executor, self._executor = self._executor, None
+        self._client = None
+        if executor is None:
+            return
+        workers = list((getattr(executor, "_processes", None) or {}).values())  # the executor's own table
+        executor.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.kill()
+        for worker in workers:
+            worker.join(timeout=5)
 
 
 def each(check: Callable[..., T], deck: Any, items: Sequence[Any], workers: int = 1, *extra: Any) -> list[T]:

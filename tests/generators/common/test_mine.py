@@ -120,3 +120,64 @@ def test_a_worker_killed_mid_mine_changes_nothing(whole: bytes, tmp_path: Path) 
         done = mine.run(GAME.name, MINER, plan(), out, workers=2, progress=kill_one)
     assert killed and done.chunks == 66
     assert out.read_bytes() == whole
+
+
+def test_a_chunk_is_kept_only_in_its_own_place(whole: bytes, tmp_path: Path) -> None:
+    """One chunk copied over another with its hash (the corpus came out 360 rows where there
+    are 357), and a damaged chunk whose hash file was made anew for its bytes (every later
+    run gave exit 70, naming nothing): both are named and mined again, the same corpus."""
+    out = tmp_path / "c.parquet"
+    with pytest.raises(Stop):
+        mine.run(GAME.name, MINER, plan(), out, workers=1, progress=stop_after(12))
+    parts = mine.parts_folder(out)
+    chunk = {i: parts / f"chunk-{i:06d}" for i in range(12)}
+    rows = {i: corpus.row_count(chunk[i].with_suffix(".parquet").read_bytes()) for i in range(12)}
+    big, small = max(rows, key=lambda i: rows[i]), min(rows, key=lambda i: rows[i])
+    assert rows[big] != rows[small]
+    for suffix in (".parquet", ".sha256"):  # the bigger chunk in the smaller one's place
+        chunk[small].with_suffix(suffix).write_bytes(chunk[big].with_suffix(suffix).read_bytes())
+    broken = chunk[big].with_suffix(".parquet")
+    broken.write_bytes(b"PAR1 not parquet PAR1")
+    chunk[big].with_suffix(".sha256").write_text(corpus.digest(broken.read_bytes()) + "\n")
+    done = mine.run(GAME.name, MINER, plan(), out, workers=1)
+    assert done.damaged_chunks == tuple(sorted((f"chunk-{small:06d}", f"chunk-{big:06d}")))
+    assert out.read_bytes() == whole
+
+
+def test_no_plan_is_left_when_the_cluster_is_never_reached(tmp_path: Path) -> None:
+    import socket
+
+    from generators.common.pool import ClusterError
+
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    out = tmp_path / "c.parquet"
+    with cluster(f"tcp://127.0.0.1:{port}"):
+        with pytest.raises(ClusterError):
+            mine.run(GAME.name, MINER, plan(), out, workers=2)
+    assert list(tmp_path.iterdir()) == []
+
+
+MINE_CHUNK = mine._mine_chunk
+
+
+def dies_in_chunk_three(job: Any, index: int) -> Any:
+    """A mined chunk whose worker is killed the first time (as the OOM killer would)."""
+    import os
+
+    marker = Path(os.environ["TEMPLEFORGE_TEST_MARKER"])
+    if index == 3 and not marker.exists():
+        marker.write_text("killed")
+        os._exit(1)
+    return MINE_CHUNK(job, index)
+
+
+def test_a_killed_local_worker_mid_mine_changes_nothing(whole: bytes, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """It gave exit 70 ("a bug in templeforge"): the pool is started again for the rest."""
+    monkeypatch.setenv("TEMPLEFORGE_TEST_MARKER", str(tmp_path / "killed"))
+    monkeypatch.setattr(mine, "_mine_chunk", dies_in_chunk_three)
+    out = tmp_path / "c.parquet"
+    mine.run(GAME.name, MINER, plan(), out, workers=2)
+    assert (tmp_path / "killed").exists() and out.read_bytes() == whole
