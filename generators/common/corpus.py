@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -168,9 +168,37 @@ def metadata(path: str | Path) -> dict[str, Any] | None:
     return meta if isinstance(meta, dict) else None
 
 
-def read(path: str | Path, game: str) -> tuple[dict[str, Any], Any]:
-    """A corpus of ``game`` (its metadata and table), or ``CorpusError`` naming the file."""
+#: Rows a batch when a corpus is read a batch at a time (``batches``).
+BATCH_ROWS = 65_536
+
+
+def batches(path: str | Path, game: str,
+            columns: Sequence[str]) -> tuple[dict[str, Any], Iterator[dict[str, list[Any]]]]:
+    """A corpus of ``game``: its metadata and its ``columns`` a batch of rows at a time (each
+    a dict of column lists), so that reading it takes memory for one batch whatever the
+    file's size; ``CorpusError`` naming the file when it is not one, or cannot be read."""
+    meta = _checked(path, game)
     _, pq = _arrow()
+    try:
+        source = pq.ParquetFile(str(path))
+        missing = [c for c in columns if c not in source.schema_arrow.names]
+    except (OSError, ValueError) as err:
+        raise CorpusError(f"{path}: cannot read the corpus: {err}") from None
+    if missing:
+        raise CorpusError(f"{path}: has no column(s) {', '.join(missing)}")
+
+    def rows() -> Iterator[dict[str, list[Any]]]:
+        try:
+            for batch in source.iter_batches(batch_size=BATCH_ROWS, columns=list(columns)):
+                yield batch.to_pydict()
+        except (OSError, ValueError) as err:
+            raise CorpusError(f"{path}: cannot read the corpus: {err}") from None
+
+    return meta, rows()
+
+
+def _checked(path: str | Path, game: str) -> dict[str, Any]:
+    """A corpus file's metadata, checked to be ``game``'s."""
     if not Path(path).is_file():
         raise CorpusError(f"{path}: no such corpus file")
     meta = metadata(path)
@@ -179,6 +207,13 @@ def read(path: str | Path, game: str) -> tuple[dict[str, Any], Any]:
                           f"templeforge mine {game}")
     if meta.get("game") != game:
         raise CorpusError(f"{path}: a corpus of {meta.get('game')!r}, not {game}")
+    return meta
+
+
+def read(path: str | Path, game: str) -> tuple[dict[str, Any], Any]:
+    """A corpus of ``game`` (its metadata and table), or ``CorpusError`` naming the file."""
+    meta = _checked(path, game)
+    _, pq = _arrow()
     try:
         return meta, pq.read_table(str(path))
     except (OSError, ValueError) as err:

@@ -13,6 +13,9 @@ from solver.pieces import Piece
 #: are not resumed, corpora of another version not read).
 VERSION = "1"
 
+#: The columns ``generate --from-corpus`` reads.
+COLUMNS = ("region", "blocks", "solutions", "difficulty")
+
 
 @dataclass(frozen=True, slots=True)
 class Corpus:
@@ -40,7 +43,7 @@ def read_corpus(value: Any, label: str) -> Corpus:
     if not isinstance(value, str) or not value.strip():
         raise RequestError(f"{label}: expected a corpus file (templeforge mine puzzle-temple), got {value!r}")
     try:
-        meta, t = corpus.read(value, "puzzle-temple")
+        meta, rows = corpus.batches(value, "puzzle-temple", COLUMNS)
     except TempleforgeError as err:
         raise RequestError(f"{label}: {err}") from None
     if meta.get("miner") != VERSION:
@@ -52,17 +55,29 @@ def read_corpus(value: Any, label: str) -> Corpus:
         known = {p.name for p in pieces}
         lo, hi = request["blocks_per_face"]
         box = tuple(request["box"])
-        names, blocks, solutions, difficulty = (t.column(c).to_pylist()
-                                                for c in ("region", "blocks", "solutions", "difficulty"))
     except (KeyError, TypeError, ValueError, TempleforgeError) as err:
         raise RequestError(f"{label}: {value}: its metadata or columns are not a Puzzle Temple corpus's ({err})") \
             from None
-    locks: dict[str, list[tuple[tuple[str, ...], int, float]]] = {}
-    for row, (region, used, count, bits) in enumerate(zip(names, blocks, solutions, difficulty)):
-        if not isinstance(region, str) or not set(region) <= {"#", ".", "/"} or "#" not in region \
-                or not used or not set(used) <= known or not isinstance(count, int) or count < 1:
-            raise RequestError(f"{label}: {value}: row {row} is not a lock with its blocks and solutions")
-        locks.setdefault(region, []).append((tuple(used), count, float(bits)))
+    # read a batch at a time; a lock's block sets are kept once each (a row repeated, as an
+    # edited or concatenated file may hold millions of times, takes no more memory)
+    locks: dict[str, dict[tuple[str, ...], tuple[int, float]]] = {}
+    row = 0
+    try:
+        for batch in rows:
+            for region, used, count, bits in zip(*(batch[c] for c in COLUMNS)):
+                if not isinstance(region, str) or not set(region) <= {"#", ".", "/"} or "#" not in region \
+                        or not used or not set(used) <= known or not isinstance(count, int) or count < 1 \
+                        or not isinstance(bits, (int, float)):
+                    raise RequestError(f"{label}: {value}: row {row + 1} is not a lock with its blocks and solutions")
+                sets = locks.setdefault(region, {})
+                said = sets.setdefault(tuple(used), (count, float(bits)))
+                if said != (count, float(bits)):
+                    raise RequestError(f"{label}: {value}: row {row + 1} gives the lock {region} with "
+                                       f"{' '.join(used)} {count} solution(s) and {bits} bits, an earlier row "
+                                       f"{said[0]} and {said[1]}; the corpus is damaged: mine it again")
+                row += 1
+    except TempleforgeError as err:
+        raise err if isinstance(err, RequestError) else RequestError(f"{label}: {err}") from None
     return Corpus(str(value), str(request.get("blocks", "")), pieces, (int(lo), int(hi)),
                   (int(box[0]), int(box[1])), bool(request.get("flips", True)), bool(request.get("holes", False)),
-                  tuple((k, tuple(v)) for k, v in sorted(locks.items())))
+                  tuple((k, tuple((used, *said) for used, said in v.items())) for k, v in sorted(locks.items())))
