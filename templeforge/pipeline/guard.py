@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from generators.common.files import OutputError
+from generators.common.files import CannotWrite, OutputError
 
 LOCK = ".templeforge.lock"
 MANIFEST = "manifest.json"
@@ -145,9 +145,12 @@ def locked(out: Path) -> Iterator[None]:
             same = False
         if not same:  # the lock file was removed by a build that just finished: it was busy a moment ago
             raise OutputError(f"{out}: another build was writing there a moment ago; run again")
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, str(os.getpid()).encode("ascii"), 0)
         try:
+            try:  # the holder's process number, for a second build's message (a full disk: named, 73)
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, str(os.getpid()).encode("ascii"), 0)
+            except OSError as err:
+                raise CannotWrite(f"{path}: cannot write: {err.strerror or err}") from None
             yield
         finally:
             try:

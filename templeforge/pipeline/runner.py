@@ -167,8 +167,11 @@ def _write(folder: Path, files: Mapping[str, bytes]) -> list[str]:
     targets = {name: inside(folder, name) for name in files}  # none written if one leads out
     for name, data in files.items():
         path = targets[name]
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        except OSError as err:  # a write() that fails names no file: name it here
+            raise OSError(err.errno, err.strerror, str(path)) from None
     return sorted(files)
 
 
@@ -424,7 +427,8 @@ def build_game(settings: GameSettings, out: Path, *, command: str, jobs: int = 1
     except OSError as err:
         _abandon(b.workers, partial)
         if err.errno in WRITING:  # a full disk, a read-only folder: name the file, keep the previous build
-            raise StageFailed(running, f"cannot write {err.filename}: {err.strerror or err}", 73) from None
+            where = err.filename if err.filename is not None else f"a file in {partial}"
+            raise StageFailed(running, f"cannot write {where}: {err.strerror or err}", 73) from None
         raise
     except BaseException as err:
         _abandon(b.workers, partial)

@@ -487,3 +487,36 @@ def test_duplex_on_the_command_line_wins_over_the_profile_and_is_in_the_command(
     assert game_settings(info, sections, "p.toml", tmp_path, duplex="none").pdf.values["duplex"] == "none"
     assert canonical("puzzle-temple", None, 3, duplex="none") == "templeforge build --game puzzle-temple --seed 3 " \
                                                                    "--duplex none"
+
+
+def test_a_full_disk_while_taking_the_lock_names_it_and_leaves_no_lock(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rebuild on a full disk once exited 74 ("standard output") and left .templeforge.lock
+    behind: writing the holder's number into the lock failed, with no file named."""
+    import errno
+
+    from generators.common.files import CannotWrite
+    from templeforge.pipeline import guard
+
+    def full(*args: object) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(guard.os, "pwrite", full)
+    with pytest.raises(CannotWrite, match=r"\.templeforge\.lock: cannot write: No space left on device"):
+        with guard.locked(tmp_path / "out"):
+            pass
+    assert list((tmp_path / "out").iterdir()) == []
+
+
+def test_a_write_that_fails_part_way_names_its_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full disk mid-build said "cannot write None": write() names no file, the build does."""
+    import errno
+
+    def full(self: Path, data: bytes) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_bytes", full)
+    with pytest.raises(OSError) as caught:
+        runner._write(tmp_path / "kit", {"models/plate.3mf": b"x"})
+    assert caught.value.errno == errno.ENOSPC
+    assert caught.value.filename == str(tmp_path / "kit" / "models" / "plate.3mf")
