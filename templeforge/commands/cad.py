@@ -91,13 +91,16 @@ def cad(deck_file: str | None, settings: str | None, slice_: bool, print_setting
 
     started = time.perf_counter()
     deferred = Deferred()  # Ctrl-C or SIGTERM inside CadQuery (its import too) takes effect at the next part
-    with deferred.holding():
+    from templeforge.heartbeat import Heartbeat
+
+    with deferred.holding(), Heartbeat(f"cad {deck_file}") as beat:
         steps = kit_steps(info, deck)  # imports the game's cad module, and so CadQuery
         with click.progressbar(length=steps, label="building parts", file=sys.stderr, show_pos=True) as bar:
 
-            def step(_: str) -> None:
+            def step(what: str) -> None:
                 deferred.check()
                 bar.update(1 if bar.pos < (bar.length or 0) else 0)
+                beat.update(f"{what}, {bar.pos} of {steps} parts")
 
             files, lines = kit_files(info, deck, physical=ph, bed=bed, players=values["players"],
                                      profile=values["profile"], slicer=values["slicer"], slots=values["ams_slots"],

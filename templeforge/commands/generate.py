@@ -86,23 +86,28 @@ def run_generate(info: Game, rules: Rules, profile: str | None, given: dict[str,
     spec = rules.spec(resolved.values, resolved.given)
     started = time.perf_counter()
     tty = sys.stderr.isatty()
+    from templeforge.heartbeat import Heartbeat
 
-    def progress(tried: int, usable: int) -> None:
-        if tty:
-            click.echo(f"\r{tried} candidates tried, {usable} usable", err=True, nl=False)
+    with Heartbeat(f"generate {info.name}") as beat:
 
-    try:
-        deck = rules.generate(spec, progress=progress)
-    finally:
-        if tty:
-            click.echo(err=True)
-    written = rules.write_deck(deck, target)
-    from generators import read_deck
+        def progress(tried: int, usable: int) -> None:
+            beat.update(f"{tried} candidates tried, {usable} usable")
+            if tty:
+                click.echo(f"\r{tried} candidates tried, {usable} usable", err=True, nl=False)
 
-    _, again = read_deck(written)  # the file as written, read back
-    from generators.common.pool import default_workers
+        try:
+            deck = rules.generate(spec, progress=progress)
+        finally:
+            if tty:
+                click.echo(err=True)
+        written = rules.write_deck(deck, target)
+        from generators import read_deck
 
-    check = rules.verify(again, workers=resolved.values.get("workers") or default_workers())
+        _, again = read_deck(written)  # the file as written, read back
+        from generators.common.pool import default_workers
+
+        beat.update(f"verifying the {plural(len(deck.cards), 'card')} written")
+        check = rules.verify(again, workers=resolved.values.get("workers") or default_workers())
     if not check.ok:  # a bug: the generator proves everything it emits
         written.unlink(missing_ok=True)
         raise RuntimeError("the generated deck fails verification: " + "; ".join(check.problems[:3]))

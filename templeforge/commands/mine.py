@@ -84,8 +84,11 @@ class Bar:
         self.tty = sys.stderr.isatty()
         self.started = time.perf_counter()
         self.shown = False
+        self.beat: Any = None  # a Heartbeat: what a log is told every so often
 
     def __call__(self, done: int, total: int, rows: int, fresh: int) -> None:
+        if self.beat is not None:
+            self.beat.update(f"{done}/{total} chunks, {rows:,} rows")
         if not self.tty:
             return
         took = time.perf_counter() - self.started
@@ -111,8 +114,11 @@ def run_mine(info: Game, miner: Miner, given: dict[str, Any], out: str, workers:
 
     values = resolve(miner.OPTIONS, given).values
     plan = miner.plan(values)
+    from templeforge.heartbeat import Heartbeat
+
     bar = Bar()
-    with on(cluster):
+    with on(cluster), Heartbeat(f"mine {info.name}") as beat:
+        bar.beat = beat
         try:
             done = mine.run(info.name, miner, plan, out, workers or default_workers(), progress=bar)
         finally:

@@ -61,10 +61,15 @@ def pdf(deck_file: str, previews: bool, unverified: bool, **given: Any) -> None:
 
     output_path(f"{out}/", "cards.pdf")  # can be written, checked before any work
     started = time.perf_counter()
-    proved = prove(info, deck, data, deck_file, unverified=unverified)
-    click.echo(proved.said)
-    files, lines = deck_files(info, proved.deck, resolved.values, module.deck_title(deck, deck_file), previews,
-                              stamp=proved.stamp)
+    from templeforge.heartbeat import Heartbeat
+
+    with Heartbeat(f"pdf {deck_file}") as beat:
+        beat.update("proving the deck")
+        proved = prove(info, deck, data, deck_file, unverified=unverified)
+        click.echo(proved.said)
+        beat.update("drawing the pages")
+        files, lines = deck_files(info, proved.deck, resolved.values, module.deck_title(deck, deck_file), previews,
+                                  stamp=proved.stamp)
     written = write_files(out, files)
     if previews:  # pages of an earlier, longer run would mislead
         for old in sorted((out / "previews").glob("*.png")):

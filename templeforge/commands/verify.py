@@ -83,8 +83,10 @@ def verify(deck_file: str, time_limit: float | None, show_all: bool, tiers_from:
     rules = info.load_rules()
     from generators.common.pool import cluster as on
     from generators.common.pool import default_workers
+    from templeforge.heartbeat import Heartbeat
 
-    with on(cluster):
+    with on(cluster), Heartbeat(f"verify {deck_file}") as beat:
+        beat.update(f"re-proving {plural(len(deck.cards), 'card')}")
         check = rules.verify(deck, time_limit=time_limit, tiers_from=other, tiers_name=tiers_from or "",
                              strict=strict, workers=workers or default_workers())
     took = time.perf_counter() - started
