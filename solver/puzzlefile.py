@@ -85,7 +85,7 @@ def _pieces(value: object, text: str, problems: list[str]) -> list[Piece]:
                         f"and tables, got {_kind(value) if value != [] else 'an empty list'}")
         return []
     out: list[Piece] = []
-    for i, item in enumerate(value):
+    for i, item in enumerate(value, start=1):  # counted from 1, as a designer counts
         field = f"pieces[{i}]"
         if isinstance(item, str):
             try:

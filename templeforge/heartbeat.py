@@ -2,10 +2,10 @@
 
 On a terminal a command draws its own bar or counter; in a log (CI, a service, ``2> file``)
 nothing redraws in place, so a ``Heartbeat`` prints a line on stderr every ``every`` seconds
-while the work runs: what it is (``mine puzzle-temple``), the latest word of its progress
+while the work runs: what it is (``mine GAME``), the latest word of its progress
 and the time so far::
 
-    templeforge: mine puzzle-temple: working: 12/220 chunks, 8,412 rows (45 s)
+    templeforge: mine GAME: working: 12/220 chunks, 8,412 rows (45 s)
 
 ``TEMPLEFORGE_PROGRESS_SECONDS`` sets the beat (15 by default). The build's stages say the
 same through their own display (``templeforge.pipeline.display.Plain``).

@@ -54,7 +54,7 @@ def _walk_problems(data: Any) -> str | None:
                     return f"{where or 'the top level'}: a key holds a lone surrogate (not text)"
                 stack.append((v, depth + 1, f"{where}.{k}" if where else k))
         elif isinstance(value, list):
-            stack.extend((v, depth + 1, f"{where}[{i}]") for i, v in enumerate(value))
+            stack.extend((v, depth + 1, f"{where}[{i}]") for i, v in enumerate(value, start=1))
         elif isinstance(value, str) and not _printable(value):
             return f"{where}: holds a lone surrogate (not text)"
     return None
@@ -124,10 +124,11 @@ def load_schema(package: str, name: str = "deck.schema.json") -> dict[str, Any]:
 
 
 def field_path(parts: Sequence[object]) -> str:
-    """``["cards", 3, "faces", 0, "die"]`` as ``cards[3].faces[0].die``."""
+    """``["cards", 3, "faces", 0, "die"]`` as ``cards[4].faces[1].die``: places in a list
+    counted from 1, as a designer counts cards and faces (and as every message does)."""
     out = ""
     for p in parts:
-        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+        out += f"[{p + 1}]" if isinstance(p, int) else (f".{p}" if out else str(p))
     return out or "the top level"
 
 
@@ -214,8 +215,8 @@ def id_problems(cards: Sequence[Any]) -> list[str]:
     numbered from 1."""
     problems = []
     first: dict[str, int] = {}
-    for i, raw in enumerate(cards):
-        card_id = raw.get("id", i + 1)
+    for i, raw in enumerate(cards, start=1):
+        card_id = raw.get("id", i)
         why = problem(card_id) if isinstance(card_id, str) else None
         key = slug(str(card_id)).casefold() if why is None else ""
         if why is not None:

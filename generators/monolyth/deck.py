@@ -134,8 +134,8 @@ def deck_from_json(data: Any, source: str = "<deck>") -> Deck:
     names = {(k.name, k.colour) for k in pool.pieces} | {("single", c) for c, _ in pool.singles}
     cards = []
     problems.extend(deckfile.id_problems(data["cards"]))
-    for i, raw in enumerate(data["cards"]):
-        card_id = raw.get("id", i + 1)
+    for i, raw in enumerate(data["cards"], start=1):
+        card_id = raw.get("id", i)
         try:
             target = target_from(raw["target"], board, rule, f"cards[{i}].target")
             if "colours" in raw:
@@ -147,7 +147,7 @@ def deck_from_json(data: Any, source: str = "<deck>") -> Deck:
         if "witness" in raw:
             witness = tuple(Step(s["piece"], s["colour"], tuple((c[0], c[1], c[2]) for c in s["cells"]))
                             for s in raw["witness"])
-            for j, s in enumerate(witness):
+            for j, s in enumerate(witness, start=1):
                 if (s.piece, s.colour) not in names:
                     problems.append(f"cards[{i}].witness[{j}]: {s.piece} {s.colour} is not a piece of the pool")
         difficulty = raw.get("difficulty", {})

@@ -149,9 +149,9 @@ def deck_from_json(data: Any, source: str = "<deck>") -> Deck:
     names = box.names
     cards = []
     problems.extend(deckfile.id_problems(data["cards"]))
-    for i, raw in enumerate(data["cards"]):
+    for i, raw in enumerate(data["cards"], start=1):
         where = f"cards[{i}]"
-        card_id = raw.get("id", i + 1)
+        card_id = raw.get("id", i)
         card = _card(raw, card_id, names, box, reading, where, problems)
         if card is not None:
             cards.append(card)
@@ -176,7 +176,7 @@ def _card(raw: Mapping[str, Any], card_id: CardId, names: Sequence[str], box: Bo
     layers = []
     priced: list[Priced] = []
     grids = {s.name for s in box.grids}
-    for j, entry in enumerate(raw["layers"]):
+    for j, entry in enumerate(raw["layers"], start=1):
         here = f"{where}.layers[{j}]"
         position = entry["position"]
         if position > len(track):

@@ -232,17 +232,17 @@ def deck_from_json(data: Any, source: str = "<deck>") -> Deck:
     unknown: dict[str, str] = {}  # name -> where it first appears
     problems.extend(deckfile.id_problems(data["cards"]))
     cards = []
-    for i, raw in enumerate(data["cards"]):
+    for i, raw in enumerate(data["cards"], start=1):
         card_id = raw["id"]
         lock = _picture(raw["lock"], f"cards[{i}].lock", problems)
         if lock is None:
             continue
         offset = lock.lower_corner()
         faces = []
-        for j, face in enumerate(raw["faces"]):
+        for j, face in enumerate(raw["faces"], start=1):
             where = f"cards[{i}].faces[{j}]"
             names = tuple(face["blocks"])
-            for k, name in enumerate(names):
+            for k, name in enumerate(names, start=1):
                 if name in blocks or name in unknown:
                     continue
                 if listed:

@@ -105,8 +105,8 @@ def deck_from_json(data: Any, source: str = "<deck>") -> Deck:
             raise DeckError(f"{source}: {deckfile.summarise(err.problems)}") from None
     cards = []
     problems.extend(deckfile.id_problems(data["cards"]))
-    for i, raw in enumerate(data["cards"]):
-        card_id = raw.get("id", i + 1)
+    for i, raw in enumerate(data["cards"], start=1):
+        card_id = raw.get("id", i)
         try:
             pattern = pattern_from(raw["window"], tiles, f"cards[{i}].window")
         except RequestError as err:

@@ -50,7 +50,7 @@ def error(text: str) -> str:
 
 def test_unknown_keys_are_rejected() -> None:
     assert "unknown key(s) colour" in error('region = "##"\npieces = ["I2"]\ncolour = "red"')
-    assert "field 'pieces[0]': unknown key(s) size" in error('region = "##"\npieces = [{ name = "I2", size = 2 }]')
+    assert "field 'pieces[1]': unknown key(s) size" in error('region = "##"\npieces = [{ name = "I2", size = 2 }]')
 
 
 def test_wrong_types_name_the_field() -> None:
@@ -58,9 +58,9 @@ def test_wrong_types_name_the_field() -> None:
     assert "field 'mode'" in error('region = "##"\npieces = ["I2"]\nmode = "some"')
     assert "field 'region': expected an ASCII picture" in error('region = 5\npieces = ["I2"]')
     assert "field 'pieces': expected a non-empty list" in error('region = "##"\npieces = "I2"')
-    assert "field 'pieces[0].count'" in error('region = "##"\npieces = [{ name = "I2", count = 0 }]')
-    assert "field 'pieces[0].count'" in error('region = "##"\npieces = [{ name = "I2", count = true }]')
-    assert "field 'pieces[1]': expected a piece name or a table" in error('region = "##"\npieces = ["I2", 3]')
+    assert "field 'pieces[1].count'" in error('region = "##"\npieces = [{ name = "I2", count = 0 }]')
+    assert "field 'pieces[1].count'" in error('region = "##"\npieces = [{ name = "I2", count = true }]')
+    assert "field 'pieces[2]': expected a piece name or a table" in error('region = "##"\npieces = ["I2", 3]')
 
 
 def test_missing_and_empty_fields() -> None:
@@ -74,12 +74,12 @@ def test_a_malformed_picture_names_the_file_line() -> None:
     text = 'title = "t"\nregion = """\n###\n#x#\n"""\npieces = ["I2"]\n'
     assert "field 'region' (file line 4), column 2: unexpected 'x'" in error(text)
     inline = 'region = "##"\npieces = [{ name = "Q", shape = "#?" }]'
-    assert "field 'pieces[0].shape' (picture line 1), column 2: unexpected '?'" in error(inline)
+    assert "field 'pieces[1].shape' (picture line 1), column 2: unexpected '?'" in error(inline)
 
 
 def test_unknown_pieces_and_bad_shapes() -> None:
     assert "unknown piece or preset 'Q7'" in error('region = "##"\npieces = ["Q7"]')
-    assert "field 'pieces[0].name': unknown piece 'Q7'" in error('region = "##"\npieces = [{ name = "Q7" }]')
+    assert "field 'pieces[1].name': unknown piece 'Q7'" in error('region = "##"\npieces = [{ name = "Q7" }]')
     assert "not connected" in error('region = "##"\npieces = [{ name = "Q", shape = "#.#" }]')
     assert "3D piece(s) soma_V in a 2D region" in error('region = "##"\npieces = ["soma_V"]')
     assert "given to two different shapes" in error(
@@ -124,7 +124,7 @@ def test_solid_pieces_are_not_mirrored_unless_the_file_says_so() -> None:
 
 
 def test_limits_on_copies_and_region_size(tmp_path: Path) -> None:
-    with pytest.raises(PuzzleFileError, match=r"pieces\[0\].count': expected a whole number from 1 to 1000"):
+    with pytest.raises(PuzzleFileError, match=r"pieces\[1\].count': expected a whole number from 1 to 1000"):
         parse_puzzle('region = "##"\npieces = [{ name = "I2", count = 100000000000 }]')
     big = "\n".join(["#" * 100] * 50)
     with pytest.raises(PuzzleFileError, match="5000 cells, more than the 4096"):

@@ -144,7 +144,7 @@ def test_engine_choice(tmp_path: Path) -> None:
     [
         ('region = "##"\npieces = ["Q7"]\n', "unknown piece or preset 'Q7'"),
         ('region = """\n#a\n"""\npieces = ["I2"]\n', "file line 2"),
-        ('region = "##"\npieces = [{ name = "I2", count = "2" }]\n', "pieces[0].count"),
+        ('region = "##"\npieces = [{ name = "I2", count = "2" }]\n', "pieces[1].count"),
         ('region = "##"\npieces = ["I2"]\nsize = 3\n', "unknown key(s) size"),
         ('region = "..\\n.."\npieces = ["I2"]\n', "the region is empty"),
     ],

@@ -165,7 +165,7 @@ def _mot_deck_colours(tmp: Path, a: str, b: str | None) -> None:
 
 
 FIELDS: dict[str, tuple[Callable[[Path, str, str | None], None], str]] = {
-    "puzzle-temple block set pieces[].name": (_pt_block_set, "pieces[0].name"),
+    "puzzle-temple block set pieces[].name": (_pt_block_set, "pieces[1].name"),
     "puzzle-temple deck blocks": (_pt_deck_blocks, "blocks"),
     "puzzle-temple deck cards[].id": (_ids("puzzle-temple-3-seed-11"), ".id"),
     "shifting-stones tile set title": (_ss_tiles("title"), "title"),
@@ -217,7 +217,7 @@ def test_a_hostile_block_set_writes_nothing_anywhere(tmp_path: Path) -> None:
     done = runner.invoke(main, ["generate", "puzzle-temple", "--blocks", str(work / "blocks.toml"), "--cards", "1",
                                 "--out", str(out)])
     assert done.exit_code == 2
-    assert "blocks.toml: field 'pieces[0].name': a name may not hold a path separator" in done.output
+    assert "blocks.toml: field 'pieces[1].name': a name may not hold a path separator" in done.output
     data = _sample("puzzle-temple-3-seed-11")
     data["blocks"]["../../../../GEN-ESCAPE"] = data["blocks"].pop("I2")
     for card in data["cards"]:

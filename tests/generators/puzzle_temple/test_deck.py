@@ -64,12 +64,12 @@ def test_a_lock_may_be_one_string_and_solutions_follow_its_picture() -> None:
 
 
 @pytest.mark.parametrize("change, field", [
-    (lambda d: d["cards"][0]["faces"][0].update(die=7), "cards[0].faces[0].die"),
+    (lambda d: d["cards"][0]["faces"][0].update(die=7), "cards[1].faces[1].die"),
     (lambda d: d.update(format="templeforge.deck/2"), "format"),
-    (lambda d: d["cards"][0].update(colour="red"), "cards[0]: unknown key(s)"),
-    (lambda d: d["cards"][0].update(lock="#x#"), "cards[0].lock"),
-    (lambda d: d["cards"][0]["faces"][0].update(blocks=["I3", "I3"]), "cards[0].faces[0].blocks"),
-    (lambda d: d["cards"][0]["faces"][0]["blocks"].append("Q9"), "cards[0].faces[0].blocks[4]: unknown block 'Q9'"),
+    (lambda d: d["cards"][0].update(colour="red"), "cards[1]: unknown key(s)"),
+    (lambda d: d["cards"][0].update(lock="#x#"), "cards[1].lock"),
+    (lambda d: d["cards"][0]["faces"][0].update(blocks=["I3", "I3"]), "cards[1].faces[1].blocks"),
+    (lambda d: d["cards"][0]["faces"][0]["blocks"].append("Q9"), "cards[1].faces[1].blocks[5]: unknown block 'Q9'"),
     (lambda d: d.pop("cards"), "'cards' is a required property"),
 ])
 def test_bad_decks_name_the_field(change, field: str) -> None:
@@ -90,7 +90,7 @@ def test_bad_json_gives_line_and_column(tmp_path: Path) -> None:
 def test_a_block_listed_nowhere_is_an_error_when_the_deck_lists_blocks() -> None:
     data = json.loads(json.dumps(HAND))
     data["blocks"] = {"I3": "###"}
-    with pytest.raises(DeckError, match=r"cards\[0\].faces\[0\].blocks\[1\]: 'L3' is not one of the deck's blocks"):
+    with pytest.raises(DeckError, match=r"cards\[1\].faces\[1\].blocks\[2\]: 'L3' is not one of the deck's blocks"):
         deck_from_json(data)
 
 
@@ -109,11 +109,11 @@ def test_card_ids_may_be_labels_and_must_be_unique() -> None:
     deck = deck_from_json(data)
     assert [c.id for c in deck.cards] == ["A1", "B7"] and deck.card("B7").lock.size == 6
     data["cards"][1]["id"] = "A1"
-    with pytest.raises(DeckError, match=r"cards\[1\].id: 'A1' is also the id of cards\[0\]"):
+    with pytest.raises(DeckError, match=r"cards\[2\].id: 'A1' is also the id of cards\[1\]"):
         deck_from_json(data)
-    with pytest.raises(DeckError, match=r"cards\[0\].id"):
+    with pytest.raises(DeckError, match=r"cards\[1\].id"):
         deck_from_json(_hand(id=1.0))  # a number with a fraction is not an id
-    with pytest.raises(DeckError, match=r"cards\[0\].id"):
+    with pytest.raises(DeckError, match=r"cards\[1\].id"):
         deck_from_json(_hand(id=True))
 
 
@@ -121,9 +121,9 @@ def test_a_bad_lock_character_is_named_by_card_row_and_column() -> None:
     # one rule, the picture reader's: indentation and trailing spaces are layout, a space
     # inside a row is an error (the schema leaves characters to the reader)
     assert deck_from_json(_hand(lock=["  ###.", "  #####", "  ####.", "  .###. "])).cards[0].lock.size == 15
-    with pytest.raises(DeckError, match=r"cards\[0\].lock: row 2, column 2: unexpected ' '"):
+    with pytest.raises(DeckError, match=r"cards\[1\].lock: row 2, column 2: unexpected ' '"):
         deck_from_json(_hand(lock=["###", "# #", "###"]))
-    with pytest.raises(DeckError, match=r"cards\[0\].lock: row 1, column 2: unexpected 'x'"):
+    with pytest.raises(DeckError, match=r"cards\[1\].lock: row 1, column 2: unexpected 'x'"):
         deck_from_json(_hand(lock="#x#"))
 
 
@@ -146,7 +146,7 @@ def test_a_face_refuses_a_solution_placing_blocks_it_does_not_list(small_deck) -
         Face(face.die, face.blocks[:-1], face.solution)
     data = json.loads(small_deck.dumps())
     data["cards"][0]["faces"][0]["blocks"].pop()
-    with pytest.raises(DeckError, match=r"cards\[0\].faces\[0\].solution: places"):
+    with pytest.raises(DeckError, match=r"cards\[1\].faces\[1\].solution: places"):
         deck_from_json(data)
 
 

@@ -224,10 +224,10 @@ def test_a_hand_written_list_is_measured_and_rated_on_the_default_scale() -> Non
 def test_bad_deck_files_name_the_field() -> None:
     data = {"format": "templeforge.deck/1", "game": "shifting-stones",
             "cards": [{"window": [["Sun"]]}, {"window": [["Sun", "Cat"]]}]}
-    with pytest.raises(Exception, match=r"cards\[1\].window: row 1, column 2: unknown face 'Cat'"):
+    with pytest.raises(Exception, match=r"cards\[2\].window: row 1, column 2: unknown face 'Cat'"):
         deck_from_json(data, "mine.json")
     data["cards"][1]["window"] = [["Sun"]] * 4
-    with pytest.raises(Exception, match=r"mine.json: not a templeforge.deck/1 deck: cards\[1\].window"):
+    with pytest.raises(Exception, match=r"mine.json: not a templeforge.deck/1 deck: cards\[2\].window"):
         deck_from_json(data, "mine.json")
     data["cards"][1] = {"window": [["Sun"]]}
     data["tiles"] = {"tiles": [{"faces": ["A", "B"], "count": 8}]}
