@@ -394,17 +394,17 @@ def test_a_profile_is_checked_whole_whichever_game_is_built(game: str, tmp_path:
     """Another game's sub-table is held to the same rules (``[pdf.monolyth] players`` was
     accepted by a Puzzle Temple build), and a number written as text is refused, not read
     (``cards = "2"`` made two cards)."""
-    path = tmp_path / "p.toml"
-    path.write_text('[pdf.monolyth]\nplayers = 2\n[cad.shifting-stones]\nout = "x"\n')
-    with pytest.raises(RequestError) as err:
-        game_settings(GAMES[game], read_profile(path), str(path), tmp_path)
-    said = "\n".join(err.value.problems)
+    def refused(profile: str) -> str:
+        path = tmp_path / "p.toml"
+        path.write_text(profile)
+        with pytest.raises(RequestError) as err:
+            game_settings(GAMES[game], read_profile(path), str(path), tmp_path)
+        return "\n".join(err.value.problems)
+
+    said = refused('[pdf.monolyth]\nplayers = 2\n[cad.shifting-stones]\nout = "x"\n')
     assert "[pdf.monolyth] players: paper and plastic share it: set it once, in [kit]" in said
     assert "[cad.shifting-stones] out: the build sets it (use --out)" in said
-    path.write_text('[generate]\ncards = "2"\nseed = 3\n[kit]\nplayers = "2"\n')
-    with pytest.raises(RequestError) as err:
-        game_settings(GAMES[game], read_profile(path), str(path), tmp_path)
-    said = "\n".join(err.value.problems)
+    said = refused('[generate]\ncards = "2"\nseed = 3\n[kit]\nplayers = "2"\n')
     assert "cards: expected a number, got the text '2' (write cards = 2, without quotes)" in said
     assert "[kit] players: expected a number, got the text '2'" in said
 
