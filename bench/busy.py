@@ -1,4 +1,4 @@
-"""The default test run on a busy machine (issue 46), run by hand::
+"""The default test run on a busy machine, run by hand::
 
     .venv/bin/python bench/busy.py [--hogs 2] [-- PYTEST ARGS]
 

@@ -1,5 +1,5 @@
 """Benchmark: the memory ``generate puzzle-temple --from-corpus`` takes on a corpus of many
-repeated rows (issue 46), run by hand::
+repeated rows, run by hand::
 
     .venv/bin/python bench/corpus.py [--rows 20000000]
 
