@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from templeforge import __version__
+from templeforge import __version__, stopping
 
 #: Exit statuses, the same for every command.
 EXIT = {
@@ -100,21 +100,6 @@ def _readable_output() -> None:
                 pass
 
 
-def _sigterm_as_ctrl_c() -> None:
-    """SIGTERM (a service manager, ``kill``, a CI timeout) stops every command as Ctrl-C
-    does: exit 130, nothing half-written, worker pools ended."""
-    import signal
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        return
-
-    def stop(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stop)
-
-
 class Main(LazyGroup):
     """The top group: every error becomes one line and a documented exit status."""
 
@@ -142,7 +127,10 @@ class Main(LazyGroup):
 
         kwargs["standalone_mode"] = False
         _readable_output()
-        _sigterm_as_ctrl_c()
+        stopping.install()  # SIGTERM (a service manager, kill, a CI timeout) stops a command as Ctrl-C does
+        from templeforge.apart import quiet_tracker
+
+        quiet_tracker()  # before any child process: the children a signal kills leave no warning
         try:
             status = super().main(*args, **kwargs)
             sys.stdout.flush()
@@ -190,6 +178,8 @@ class Main(LazyGroup):
                      EXIT["cannot write"])
             fail(f"error: {name}: {err.strerror or err}", EXIT["bad input"])
         except Exception as err:  # noqa: BLE001 - the last line of defence: one line, not a traceback
+            if stopping.interrupted(err):  # a library's own error for an interrupt inside it
+                fail("interrupted", EXIT["interrupted"])
             if os.environ.get("TEMPLEFORGE_DEBUG"):
                 raise
             fail(f"internal error: {type(err).__name__}: {err} (a bug in templeforge {__version__}: please "
@@ -213,11 +203,39 @@ def run() -> None:
     """The ``templeforge`` program (the console script and ``python -m templeforge``): the
     command, then an undisturbed exit. A signal that comes once the command has ended (its
     status chosen, its files in place) is ignored, rather than killing the interpreter on its
-    way out with a status nobody documented."""
+    way out with a status nobody documented.
+
+    An interrupted command (its files cleaned up, its message said) ends at once, without
+    the interpreter's tidying: libraries stopped mid-work (a compiler, a pool) would print
+    their own complaints on the way out, after the command's last line."""
     import signal
 
     try:
-        main()
+        try:
+            main()
+        except KeyboardInterrupt:  # before the command's own handling began
+            fail("interrupted", EXIT["interrupted"])
+    except SystemExit as done:
+        for s in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(s, signal.SIG_IGN)
+        if done.code == EXIT["interrupted"]:
+            _end_now(EXIT["interrupted"])
+        raise
     finally:
         for s in (signal.SIGINT, signal.SIGTERM):
             signal.signal(s, signal.SIG_IGN)
+
+
+def _end_now(status: int) -> None:
+    """Exit with ``status`` now: the streams flushed, any child process still running
+    killed (none should be: each command ends its own), no finalizers."""
+    import multiprocessing
+
+    for child in multiprocessing.active_children():
+        child.kill()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(status)

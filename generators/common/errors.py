@@ -23,6 +23,9 @@ class RequestError(TempleforgeError, ValueError):
         self.problems = (problems,) if isinstance(problems, str) else tuple(problems)
         super().__init__("; ".join(self.problems))
 
+    def __reduce__(self) -> tuple[type, tuple[tuple[str, ...]]]:  # whole across processes
+        return type(self), (self.problems,)
+
 
 def check(problems: Sequence[str]) -> None:
     """Raise ``RequestError`` with ``problems``, if there are any."""
@@ -44,6 +47,9 @@ class Shortfall(TempleforgeError):
         self.made = made
         self.wanted = wanted
 
+    def __reduce__(self) -> tuple[type, tuple[str, int, int]]:  # whole across processes
+        return type(self), (str(self), self.made, self.wanted)
+
 
 class Unproved(TempleforgeError):
     """A deck that is not to be printed: its verifier rejects it (``status`` 1, the message
@@ -52,3 +58,6 @@ class Unproved(TempleforgeError):
     def __init__(self, message: str, status: int) -> None:
         super().__init__(message)
         self.status = status
+
+    def __reduce__(self) -> tuple[type, tuple[str, int]]:  # whole across processes
+        return type(self), (str(self), self.status)

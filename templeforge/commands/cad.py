@@ -86,26 +86,31 @@ def cad(deck_file: str | None, settings: str | None, slice_: bool, print_setting
     proved = prove(info, deck, data, deck_file, unverified=unverified)
     click.echo(proved.said)
     deck = proved.deck
-    from cad import kit_files, kit_steps
-    from templeforge.pipeline.runner import Deferred
-
-    started = time.perf_counter()
-    deferred = Deferred()  # Ctrl-C or SIGTERM inside CadQuery (its import too) takes effect at the next part
+    from templeforge.apart import run_apart
     from templeforge.heartbeat import Heartbeat
 
-    with deferred.holding(), Heartbeat(f"cad {deck_file}") as beat:
-        steps = kit_steps(info, deck)  # imports the game's cad module, and so CadQuery
-        with click.progressbar(length=steps, label="building parts", file=sys.stderr, show_pos=True) as bar:
+    started = time.perf_counter()
+    # CadQuery works in a child process (its import too): Ctrl-C and SIGTERM stop the command at once
+    with Heartbeat(f"cad {deck_file}") as beat:
+        bar: Any = None
 
-            def step(what: str) -> None:
-                deferred.check()
+        def step(kind: str, said: Any) -> None:
+            nonlocal bar
+            if kind == "steps":
+                bar = click.progressbar(length=said, label="building parts", file=sys.stderr, show_pos=True)
+                bar.__enter__()
+                return
+            if bar is not None:
                 bar.update(1 if bar.pos < (bar.length or 0) else 0)
-                beat.update(f"{what}, {bar.pos} of {steps} parts")
+                beat.update(f"{said}, {bar.pos} of {bar.length} parts")
 
-            files, lines = kit_files(info, deck, physical=ph, bed=bed, players=values["players"],
+        try:
+            files, lines = run_apart(_kit, info, deck, physical=ph, bed=bed, players=values["players"],
                                      profile=values["profile"], slicer=values["slicer"], slots=values["ams_slots"],
-                                     progress=step,
-                                     stamp=proved.stamp)
+                                     stamp=proved.stamp, progress=step)
+        finally:
+            if bar is not None:
+                bar.__exit__(None, None, None)
     if slice_:
         lines += _sliced(files, bed, ph)
     written = write_files(folder, files)
@@ -116,6 +121,15 @@ def cad(deck_file: str | None, settings: str | None, slice_: bool, print_setting
 
 
 command = cad
+
+
+def _kit(info: Any, deck: Any, progress: Any, **options: Any) -> tuple[dict[str, bytes], list[str]]:
+    """The kit's files and lines (in the child process ``run_apart`` starts): first the
+    number of parts to ``progress`` (``"steps"``), then each part as it is built."""
+    from cad import kit_files, kit_steps
+
+    progress("steps", kit_steps(info, deck))
+    return kit_files(info, deck, progress=lambda what: progress("part", what), **options)
 
 
 #: The infill the plates are sliced at for sliced.csv's grams and times.

@@ -17,10 +17,8 @@ import hashlib
 import json
 import os
 import shutil
-import signal
 import time
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,7 +27,8 @@ from generators.common.errors import RequestError, Unproved
 from generators.common.files import inside
 from generators.common.proof import STAMP
 from generators.contract import Check, Deck
-from templeforge import __version__
+from templeforge import __version__, stopping
+from templeforge.apart import Apart
 from templeforge.pipeline import stages
 from templeforge.pipeline.settings import GameSettings
 
@@ -175,58 +174,6 @@ def _write(folder: Path, files: Mapping[str, bytes]) -> list[str]:
     return sorted(files)
 
 
-@contextmanager
-def _sigterm_as_interrupt() -> Iterator[None]:
-    """SIGTERM stops a build as Ctrl-C does: cleanly, the previous output kept."""
-
-    def stop(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    try:
-        old = signal.signal(signal.SIGTERM, stop)
-    except ValueError:  # not the main thread
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, old)
-
-
-class Deferred:
-    """Ctrl-C (and SIGTERM) held back while this process runs native code: interrupting
-    CadQuery or OCCT mid-call (an import, a boolean) breaks them ("initialization failed",
-    even a crash) instead of stopping cleanly. Inside ``holding()`` a signal is only noted;
-    ``check()`` (called between parts) and the end of the region turn it into the
-    KeyboardInterrupt that stops the build."""
-
-    def __init__(self) -> None:
-        self.asked = False
-
-    def check(self) -> None:
-        if self.asked:
-            raise KeyboardInterrupt
-
-    @contextmanager
-    def holding(self) -> Iterator[None]:
-        import threading
-
-        if threading.current_thread() is not threading.main_thread():
-            yield
-            return
-
-        def note(signum: int, frame: Any) -> None:
-            self.asked = True
-
-        old = {s: signal.signal(s, note) for s in (signal.SIGINT, signal.SIGTERM)}
-        try:
-            yield
-        finally:
-            for s, handler in old.items():
-                signal.signal(s, handler)
-        self.check()
-
-
 class Build:
     """One game's build in progress: what its stages read (the settings, the deck once it is
     made, the verify stage's check) and what they have made so far (``records``)."""
@@ -241,12 +188,9 @@ class Build:
         self.report = report
         self.records: dict[str, Record] = {}
         self.keys: dict[str, str] = {}
-        self.deferred = Deferred()
         self.deck = b""
         self.checked: stages.Checked | None = None
-        self.workers: Any = None
-        self.queue: Any = None
-        self.pending: dict[str, Any] = {}  # stage -> its job in a worker
+        self.pending: dict[str, Apart[stages.Made]] = {}  # stage -> its work in a child process
 
     @property
     def deck_name(self) -> str:
@@ -256,36 +200,49 @@ class Build:
     def title(self) -> str:
         return f"{self.settings.game.title} - {self.deck_name} (seed {self.settings.generate.values.get('seed')})"
 
-    def pool(self) -> Any:
-        """The worker pool (started the first time a stage can use it), or None for one job."""
-        if self.workers is None and self.jobs > 1:
-            self.workers, self.queue = stages.pool(self.jobs)
-        return self.workers
-
-    def progress(self, stage: str, check: bool = False) -> stages.Progress:
-        """What a stage's progress calls: the display, and (for native work) the deferred
-        Ctrl-C and the jobs in workers."""
+    def progress(self, stage: str) -> stages.Progress:
+        """What a stage's progress calls: the display."""
 
         def step(done: int, total: int, what: str) -> None:
-            if check:
-                self.deferred.check()
             self.display.update(stage, done, total, what)
-            self.collect()
 
         return step
 
+    def start_apart(self, stage: str, work: Callable[..., Any] = stages.apart, *args: Any) -> Apart[Any]:
+        """The stage's work (native code) started in a child process: this process only
+        waits on it, so a signal stops the build at once (``templeforge.apart``). Its work
+        is ``work(*args)``; by default the stage's own (``stages.apart``)."""
+        if not args:
+            args = (stage, self.settings, self.deck, self.title, self.jobs)
+        running = self.pending[stage] = Apart(work, *args, progress=self.progress(stage))
+        return running
+
     def collect(self, wait: bool = False) -> None:
-        """Pass on the workers' progress and take in the jobs that are done (all, ``wait``)."""
-        if self.queue is not None:
-            _drain(self.queue, self.display)
-        for stage, job in list(self.pending.items()):
-            while wait and not job.ready():
-                _drain(self.queue, self.display)
-                time.sleep(0.05)
-            if job.ready():
-                made = job.get()
-                del self.pending[stage]
-                self.finish(stage, made, made.seconds or 0.0)
+        """Pass on the progress of the stages in child processes and take in those that are
+        done (all of them, ``wait``)."""
+        while self.pending:
+            for stage, running in list(self.pending.items()):
+                if running.pump(0.05 if wait else 0.0):
+                    made = running.result()
+                    del self.pending[stage]
+                    self.finish(stage, made, made.seconds or 0.0)
+            if not wait:
+                return
+
+    def run_apart(self, stage: str, work: Callable[..., Any] = stages.apart, *args: Any) -> Any:
+        """``start_apart``, the other stages in child processes kept going, until it is done:
+        its value."""
+        running = self.start_apart(stage, work, *args)
+        while not running.pump(0.05):
+            self.collect()
+        del self.pending[stage]
+        return running.result()
+
+    def abandon(self) -> None:
+        """Every stage still running in a child process ended now."""
+        for running in self.pending.values():
+            running.kill()
+        self.pending.clear()
 
     def finish(self, stage: str, made: stages.Made, seconds: float) -> None:
         self.records[stage] = Record(self.keys[stage], _write(self.partial, made.files), seconds, made.lines)
@@ -309,13 +266,13 @@ def _verify(b: Build) -> stages.Made:
 
 
 def _pdf(b: Build) -> stages.Made:
-    return stages.pdf(b.settings, b.deck, b.title, b.progress("pdf"))
+    made: stages.Made = b.run_apart("pdf")
+    return made
 
 
 def _cad(b: Build) -> stages.Made:
-    pool = b.pool()
-    mapper = (lambda f, xs: pool.imap(f, xs)) if pool is not None else map
-    return stages.cad(b.settings, b.deck, b.progress("cad", check=True), mapper=mapper)
+    made: stages.Made = b.run_apart("cad")
+    return made
 
 
 def _report(b: Build) -> stages.Made:
@@ -323,30 +280,31 @@ def _report(b: Build) -> stages.Made:
     if b.checked is None:  # verify was carried over: the report still shows a real check
         b.checked = stages.Checked(*stages.checked(b.settings.game, b.deck, b.jobs))
     stamp = None if b.checked.check.ok else STAMP
-    made = b.report(Reported(b.partial, b.settings, b.records, b.command, b.checked.deck, b.checked.check,
-                             versions=tool_versions(), stamp=stamp))
+    # (a child process of its own too: the report draws with native libraries)
+    made = b.run_apart("report", stages.report, b.report,
+                       Reported(b.partial, b.settings, b.records, b.command, b.checked.deck, b.checked.check,
+                                versions=tool_versions(), stamp=stamp))
     return stages.Made({REPORT: made}, [REPORT])
 
 
 @dataclass(frozen=True)
 class Stage:
-    """A stage: its ``name``, what its key is made of (``inputs``), its ``work``; ``hold``:
-    it runs native code (Ctrl-C waits for the next part); ``pooled``: with workers it runs in
-    one of them, beside the stages after it, and is collected before the report."""
+    """A stage: its ``name``, what its key is made of (``inputs``), its ``work``;
+    ``beside``: with more than one job it starts in a child process and runs beside the
+    stages after it, collected before the report."""
 
     name: str
     inputs: Callable[[Build], list[Any]]
     work: Callable[[Build], stages.Made]
-    hold: bool = False
-    pooled: bool = False
+    beside: bool = False
 
 
 STAGES = (
     Stage("generate", lambda b: [b.settings.generate.raw, file_hashes(b.settings.generate.raw)], _generate),
     Stage("verify", lambda b: [sha256(b.deck), b.settings.unverified], _verify),
-    Stage("pdf", lambda b: [sha256(b.deck), b.settings.pdf.raw, b.title, b.settings.unverified], _pdf, hold=True,
-          pooled=True),
-    Stage("cad", lambda b: [sha256(b.deck), b.settings.cad.raw, b.settings.unverified], _cad, hold=True),
+    Stage("pdf", lambda b: [sha256(b.deck), b.settings.pdf.raw, b.title, b.settings.unverified], _pdf,
+          beside=True),
+    Stage("cad", lambda b: [sha256(b.deck), b.settings.cad.raw, b.settings.unverified], _cad),
     Stage("report", lambda b: [b.command, [b.keys[s] for s in ORDER[:-1]]], _report),
 )
 
@@ -372,7 +330,7 @@ def build_game(settings: GameSettings, out: Path, *, command: str, jobs: int = 1
     b = Build(settings, partial, command, display, jobs, report)
     running = "setup"
     try:
-        with _sigterm_as_interrupt():
+        with stopping.installed():
             if partial.exists():
                 shutil.rmtree(partial)  # left by a build that was killed outright
             partial.mkdir(parents=True)
@@ -388,70 +346,51 @@ def build_game(settings: GameSettings, out: Path, *, command: str, jobs: int = 1
                     _carry(folder, partial, old.files)
                     b.records[stage.name] = Record(key, old.files, old.seconds, old.lines, cached=True)
                     display.finish(stage.name, b.records[stage.name])
-                elif stage.pooled and b.pool() is not None:
+                elif stage.beside and jobs > 1:
                     display.start(stage.name)
-                    b.pending[stage.name] = b.workers.apply_async(stages.run_in_worker,
-                                                                  (stage.name, settings, b.deck, b.title))
+                    b.start_apart(stage.name)
                 else:
                     running = stage.name
                     display.start(stage.name)
                     started = time.perf_counter()
-                    if stage.hold:
-                        with b.deferred.holding():
-                            made = stage.work(b)
-                    else:
-                        made = stage.work(b)
+                    made = stage.work(b)
                     took = time.perf_counter() - started
                     b.finish(stage.name, made, made.seconds if made.seconds is not None else took)
                 if stage.name == "generate":
                     b.deck = (partial / b.deck_name).read_bytes()
-            if b.workers is not None:
-                b.workers.close()
-                b.workers.join()
-                b.workers = None
             running = "manifest"
             _finish(partial, b.records, command, settings)
             _swap(partial, folder, aside)
     except KeyboardInterrupt:
-        _abandon(b.workers, partial)
+        _abandon(b, partial)
         raise StageFailed(running, "interrupted", 130) from None
     except stages.VerifyFailed as err:
-        _abandon(b.workers, partial)
+        _abandon(b, partial)
         raise StageFailed(running, str(err), 1) from None
     except Unproved as err:
-        _abandon(b.workers, partial)
+        _abandon(b, partial)
         raise StageFailed(running, str(err), err.status) from None
     except RequestError as err:
-        _abandon(b.workers, partial)
+        _abandon(b, partial)
         raise StageFailed(running, str(err), 2) from None
     except OSError as err:
-        _abandon(b.workers, partial)
+        _abandon(b, partial)
         if err.errno in WRITING:  # a full disk, a read-only folder: name the file, keep the previous build
             where = err.filename if err.filename is not None else f"a file in {partial}"
             raise StageFailed(running, f"cannot write {where}: {err.strerror or err}", 73) from None
         raise
     except BaseException as err:
-        _abandon(b.workers, partial)
+        _abandon(b, partial)
+        if stopping.interrupted(err):  # a library's own error for an interrupt inside it
+            raise StageFailed(running, "interrupted", 130) from None
         raise StageFailed(running, f"{type(err).__name__}: {err}", 70) from err
     finally:
         display.close()
     return Outcome(game, folder, b.records, command)
 
 
-def _drain(queue: Any, display: Display) -> None:
-    import queue as queues
-
-    while True:
-        try:
-            stage, done, total, what = queue.get_nowait()
-        except queues.Empty:
-            return
-        display.update(stage, done, total, what)
-
-
-def _abandon(workers: Any, partial: Path) -> None:
-    if workers is not None:
-        stages.end(workers)
+def _abandon(b: Build, partial: Path) -> None:
+    b.abandon()
     shutil.rmtree(partial, ignore_errors=True)
 
 

@@ -1,4 +1,4 @@
-"""The work of each build stage, as functions that run in this process or in a worker.
+"""The work of each build stage, as functions that run in this process or in a child process.
 
 Each takes plain values (the game's package name, the deck file's bytes, a stage's
 settings) and returns ``Made``: the files it makes (paths relative to the game's folder)
@@ -9,7 +9,6 @@ runner does, into a staging folder.
 from __future__ import annotations
 
 import multiprocessing
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -128,92 +127,37 @@ def cad(settings: GameSettings, data: bytes, progress: Progress, mapper: Any = m
     return Made({f"models/{name}": data for name, data in files.items()}, lines)
 
 
-# -- in a worker process -----------------------------------------------------------------------
-
-_QUEUE: Any = None
+# -- in a child process --------------------------------------------------------------------
 
 
-_STOP: Any = None
-
-
-def _start_worker(queue: Any, stop: Any) -> None:
-    """A worker's start: progress goes to ``queue``. Ctrl-C and SIGTERM are the parent's to
-    handle, even when they reach the whole process group (a terminal's Ctrl-C, ``kill --
-    -PGID``): a worker that died of one mid-job would leave the parent waiting for that job
-    for ever (``multiprocessing.Pool`` loses it), and one killed while it waits for work
-    holds the pool's queue lock for good. A worker ends on SIGTERM only once its parent has
-    raised ``stop`` (``end``)."""
-    import signal
-
-    global _QUEUE, _STOP
-    _QUEUE, _STOP = queue, stop
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _on_sigterm)
-    import threading
-
-    threading.Thread(target=_orphaned, args=(os.getppid(),), name="parent watch", daemon=True).start()
-
-
-def _orphaned(parent: int) -> None:
-    """End this worker once its parent is gone (killed outright, SIGKILL): no worker
-    outlives the command."""
+def apart(stage: str, settings: GameSettings, data: bytes, title: str, jobs: int, progress: Progress) -> Made:
+    """A stage that runs native code (CadQuery, PDF rendering), in the child process
+    ``templeforge.apart`` starts for it, timing itself; the 3D stage spreads its parts over
+    ``jobs`` worker processes of its own when ``jobs`` is more than one."""
     import time
 
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(1)
-
-
-def _on_sigterm(signum: int, frame: Any) -> None:
-    if _STOP is not None and _STOP.value:  # the parent is ending its pool
-        os._exit(1)
-    # else: a signal to the whole group; the parent decides, and ends its workers itself
-
-
-def _report(stage: str) -> Progress:
-    def send(done: int, total: int, what: str) -> None:
-        if _QUEUE is not None:
-            _QUEUE.put((stage, done, total, what))
-
-    return send
-
-
-def run_in_worker(stage: str, *args: Any) -> Made:
-    """Run a stage in a worker, its progress sent to the parent, timing itself."""
-    import time
-
-    if stage != "pdf":
-        raise ValueError(f"no stage {stage!r} to run in a worker")
     started = time.perf_counter()
-    settings, data, title = args
-    made = pdf(settings, data, title, _report(stage))
+    if stage == "pdf":
+        made = pdf(settings, data, title, progress)
+    elif stage == "cad" and jobs > 1:
+        with multiprocessing.get_context("spawn").Pool(jobs, initializer=_start_worker) as workers:
+            made = cad(settings, data, progress, mapper=lambda f, xs: workers.imap(f, xs))
+    elif stage == "cad":
+        made = cad(settings, data, progress)
+    else:
+        raise ValueError(f"no stage {stage!r} to run apart")
     return Made(made.files, made.lines, time.perf_counter() - started)
 
 
-def pool(processes: int) -> tuple[Any, Any]:
-    """A pool of fresh (spawned) worker processes and the queue their progress comes on;
-    ``end`` ends it at once."""
-    context = multiprocessing.get_context("spawn")
-    queue = context.Queue()
-    stop = context.RawValue("b", 0)
-    workers = context.Pool(processes, initializer=_start_worker, initargs=(queue, stop))
-    workers.templeforge_stop = stop  # type: ignore[attr-defined]
-    return workers, queue
+def report(make: Callable[[Any], bytes], reported: Any, progress: Progress) -> bytes:
+    """The report (``make(reported)``), in the child process ``templeforge.apart`` starts."""
+    return make(reported)
 
 
-def end(workers: Any) -> None:
-    """End a ``pool`` now, its jobs abandoned. Its workers heed SIGTERM from here on, and
-    ``terminate`` sends it; a worker whose signal went to another of its threads (its
-    progress queue's) cannot run the handler, so after a moment it is killed, and a
-    ``terminate`` left waiting on it is abandoned (its thread is a daemon)."""
-    import threading
+def _start_worker() -> None:
+    """A worker of the 3D stage's own pool: signals are the command's to handle, and it ends
+    with the stage's process, however that ends."""
+    from templeforge.apart import child_signals, watch_parent
 
-    workers.templeforge_stop.value = 1
-    ending = threading.Thread(target=workers.terminate, name="ending workers", daemon=True)
-    ending.start()
-    ending.join(timeout=3)
-    if ending.is_alive():
-        for child in multiprocessing.active_children():
-            child.kill()
-            child.join(timeout=5)
-        ending.join(timeout=3)
+    child_signals()
+    watch_parent()

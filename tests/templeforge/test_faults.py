@@ -213,38 +213,6 @@ def test_a_full_disk_leaves_nothing_half_written_by_a_command(tiny_disk: Path, c
     assert not [n for n in left if n.startswith(".") or n.endswith((".tmp", ".part"))], left
 
 
-LONG = {
-    "generate puzzle-temple": ["generate", "puzzle-temple", "--cards", "72", "--workers", "2",
-                               "--out", "{out}/deck.json"],
-    "generate shifting-stones": ["generate", "shifting-stones", "--workers", "2", "--out", "{out}/deck.json"],
-    # a designer's ten temple sides without measures: about 5 s of measuring on our eight grid sides
-    "verify": ["verify", str(ROOT / "tests" / "data" / "mystery-of-the-temples-hand-written.json")],
-    # unsealed, so verified first (about 5 s), then printed
-    "pdf": ["pdf", str(ROOT / "tests" / "data" / "mystery-of-the-temples-hand-written.json"), "--out", "{out}"],
-    "cad": ["cad", str(ROOT / "tests" / "data" / "puzzle-temple-3-seed-11.json"), "--out", "{out}"],
-}
-
-
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
-@pytest.mark.parametrize("name", sorted(LONG))
-def test_every_long_command_stops_on_a_signal_to_its_group_with_nothing_written(tmp_path: Path, name: str,
-                                                                                 sig: signal.Signals) -> None:
-    out = tmp_path / "out"
-    args = [a.format(out=out) for a in LONG[name]]
-    proc = subprocess.Popen([sys.executable, "-m", "templeforge", *args], cwd=tmp_path, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-    time.sleep(random.Random(f"{name} {sig.name}").uniform(1.5, 3.0))  # started, working
-    if proc.poll() is None:
-        os.killpg(proc.pid, sig)
-    status, err = finished(proc, timeout=120)
-    no_process_left(proc)
-    if status == 0:
-        pytest.skip(f"{name} finished before the signal")
-    assert status == EXIT["interrupted"], err
-    assert err.strip().splitlines()[-1] == "templeforge: interrupted"
-    assert not out.exists() or not any(p.is_file() for p in out.rglob("*")), "nothing written"
-
-
 @pytest.mark.parametrize("group", [True, False], ids=["group", "main"])
 @pytest.mark.parametrize("cluster", ["local", "dask"])
 def test_mine_stops_on_ctrl_c_keeping_its_finished_chunks(tmp_path: Path, cluster: str, group: bool) -> None:

@@ -1,0 +1,101 @@
+"""Work in a child process (``templeforge.apart``): what it returns and raises reaches the
+command whole, its progress is passed on, and the command can end it at once, whatever the
+child is doing."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from typing import Any
+
+import pytest
+
+from generators.common.errors import RequestError, Shortfall, Unproved
+from templeforge import stopping
+from templeforge.apart import Apart, WorkDied, run_apart
+
+
+def counts(n: int, progress: Any) -> int:
+    for i in range(n):
+        progress(i + 1, n, f"part {i + 1}")
+    return n * n
+
+
+def fails(kind: str, progress: Any) -> None:
+    raise {"unproved": Unproved("card 3 face 2 has no solution", 1),
+           "request": RequestError(["cards: at least 1", "seed: an integer"]),
+           "shortfall": Shortfall("only 5 of 9 cards", 5, 9),
+           "unpicklable": _Unpicklable()}[kind]
+
+
+class _Unpicklable(Exception):
+    def __init__(self) -> None:
+        super().__init__("a lock cannot travel")
+        import threading
+
+        self.lock = threading.Lock()
+
+
+def dies(progress: Any) -> None:
+    progress("started")
+    os._exit(9)
+
+
+def waits(progress: Any) -> None:
+    progress(os.getpid())
+    while True:
+        time.sleep(1)
+
+
+def test_the_value_and_every_progress_call_reach_the_command() -> None:
+    heard: list[tuple[Any, ...]] = []
+    assert run_apart(counts, 4, progress=lambda *said: heard.append(said)) == 16
+    assert heard == [(1, 4, "part 1"), (2, 4, "part 2"), (3, 4, "part 3"), (4, 4, "part 4")]
+
+
+@pytest.mark.parametrize("kind", ["unproved", "request", "shortfall"])
+def test_the_works_own_errors_reach_the_command_whole(kind: str) -> None:
+    with pytest.raises((Unproved, RequestError, Shortfall)) as raised:
+        run_apart(fails, kind)
+    err = raised.value
+    if kind == "unproved":
+        assert isinstance(err, Unproved) and err.status == 1 and str(err) == "card 3 face 2 has no solution"
+    elif kind == "request":
+        assert isinstance(err, RequestError) and err.problems == ("cards: at least 1", "seed: an integer")
+    else:
+        assert isinstance(err, Shortfall) and (err.made, err.wanted) == (5, 9)
+
+
+def test_an_error_that_cannot_travel_arrives_as_its_words() -> None:
+    with pytest.raises(RuntimeError, match="_Unpicklable: a lock cannot travel"):
+        run_apart(fails, "unpicklable")
+
+
+def test_a_child_that_dies_is_named_not_waited_for() -> None:
+    with pytest.raises(WorkDied, match="died"):
+        run_apart(dies)
+
+
+def test_the_child_ignores_ctrl_c_and_is_ended_at_once_by_the_command() -> None:
+    pids: list[int] = []
+    with Apart(waits, progress=pids.append) as running:
+        while not pids:
+            running.pump(0.1)
+        os.kill(pids[0], signal.SIGINT)  # a terminal's Ctrl-C reaches the child too: the command decides
+        os.kill(pids[0], signal.SIGTERM)
+        assert not running.pump(0.2)  # still working
+        running.kill()
+    with pytest.raises(ProcessLookupError):
+        os.kill(pids[0], 0)
+
+
+def test_a_librarys_error_for_an_interrupt_inside_it_is_an_interruption() -> None:
+    try:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise ImportError("initialization failed")  # noqa: B904 - as numpy's import does
+    except ImportError as err:
+        assert stopping.interrupted(err)
+    assert not stopping.interrupted(ImportError("no module named x"))

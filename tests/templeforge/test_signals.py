@@ -1,0 +1,73 @@
+"""Every long-running command ends within 2 s of Ctrl-C or SIGTERM (``-m slow``): twenty
+signals per command, at moments drawn from a fixed seed (from its start-up to its writing),
+each SIGINT or SIGTERM, to the whole process group (a terminal's Ctrl-C) or to the main
+process alone (``kill PID``). Each must end the command with exit 130 and one last line,
+``templeforge: interrupted`` (a build names the stage it stopped in), leave no process of
+the command running and nothing half-written; the 2 s are measured from the signal until
+no process of the command is left.
+
+The promise is for a machine with a core to spare: on a busier one (the load average over
+the cores above 1, as when this suite runs beside other work) the allowance grows in
+proportion, so that the test holds on a loaded machine; ``bench/signals.py`` prints the
+times themselves.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from templeforge.cli import EXIT
+from tests.templeforge.signalled import LONG, PROMISE, signalled
+
+pytestmark = pytest.mark.slow
+
+DRAWS = 20
+SEED = 11
+
+
+def allowance() -> float:
+    """The promise, grown in proportion to how busy the machine is."""
+    busy = os.getloadavg()[0] / (os.cpu_count() or 1)
+    return PROMISE * max(1.0, busy)
+
+
+def half_written(folder: Path) -> list[str]:
+    """Files a command leaves only when it stops half-way: temporary names."""
+    return [str(p.relative_to(folder)) for p in folder.rglob("*")
+            if p.is_file() and (p.name.startswith(".") or p.name.endswith((".tmp", ".part")))]
+
+
+@pytest.mark.parametrize("name", sorted(LONG))
+def test_every_long_command_ends_within_two_seconds_of_a_signal(tmp_path: Path, name: str) -> None:
+    signalled_count = 0
+    for draw in range(DRAWS):
+        tmp = tmp_path / f"draw-{draw}"
+        tmp.mkdir()
+        got = signalled(name, draw, SEED, tmp)
+        out = tmp / "out"
+        assert got.left == 0, f"{got.what}: a process of the command was still running 10 s later"
+        if got.seconds is None:  # it finished first: it finished well
+            assert got.status == EXIT["ok"], (got.what, got.err)
+            continue
+        signalled_count += 1
+        assert got.status == EXIT["interrupted"], (got.what, got.err)
+        last = got.err.strip().splitlines()[-1]
+        if name == "build":  # it names the stage it stopped in
+            assert re.fullmatch(r"templeforge: toy-tally: the \w+ stage stopped: interrupted; nothing was written",
+                                last), (got.what, got.err)
+        else:
+            assert last == "templeforge: interrupted", (got.what, got.err)
+        assert "Traceback" not in got.err, (got.what, got.err)
+        assert got.seconds <= allowance(), f"{got.what}: ended {got.seconds:.2f} s after the signal"
+        assert not half_written(tmp), (got.what, half_written(tmp))
+        if name == "mine":  # its finished chunks are kept for the next run; the corpus is not written
+            assert not (out / "corpus.parquet").exists(), got.what
+        elif name == "build":  # the first build into the folder: nothing of it
+            assert not out.exists() or not any(out.iterdir()), (got.what, sorted(out.iterdir()))
+        else:
+            assert not out.exists() or not any(p.is_file() for p in out.rglob("*")), got.what
+    assert signalled_count >= DRAWS * 3 // 4, f"only {signalled_count} of {DRAWS} signals came while {name} worked"
