@@ -45,6 +45,15 @@ def one_line(message: str) -> str:
     return " / ".join(part.strip() for part in str(message).splitlines() if part.strip())
 
 
+def interrupted() -> None:
+    """Stop on a signal: the temporary files the command had begun removed (the signal may
+    have fallen between one and its clean-up), ``interrupted`` said, exit 130."""
+    from generators.common.files import discard_pending
+
+    discard_pending()
+    fail("interrupted", EXIT["interrupted"])
+
+
 def fail(message: str, status: int) -> None:
     """Say ``message`` on one line of stderr and exit with ``status``."""
     try:
@@ -136,9 +145,9 @@ class Main(LazyGroup):
             sys.stdout.flush()
             return status
         except click.exceptions.Abort:
-            fail("interrupted", EXIT["interrupted"])
+            interrupted()
         except KeyboardInterrupt:
-            fail("interrupted", EXIT["interrupted"])
+            interrupted()
         except click.exceptions.Exit as done:
             sys.exit(done.exit_code)
         except click.exceptions.NoArgsIsHelpError as err:
@@ -179,7 +188,7 @@ class Main(LazyGroup):
             fail(f"error: {name}: {err.strerror or err}", EXIT["bad input"])
         except Exception as err:  # noqa: BLE001 - the last line of defence: one line, not a traceback
             if stopping.interrupted(err):  # a library's own error for an interrupt inside it
-                fail("interrupted", EXIT["interrupted"])
+                interrupted()
             if os.environ.get("TEMPLEFORGE_DEBUG"):
                 raise
             fail(f"internal error: {type(err).__name__}: {err} (a bug in templeforge {__version__}: please "
@@ -214,7 +223,7 @@ def run() -> None:
         try:
             main()
         except KeyboardInterrupt:  # before the command's own handling began
-            fail("interrupted", EXIT["interrupted"])
+            interrupted()
     except SystemExit as done:
         for s in (signal.SIGINT, signal.SIGTERM):
             signal.signal(s, signal.SIG_IGN)

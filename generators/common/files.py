@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from solver.errors import TempleforgeError
@@ -66,11 +68,41 @@ def write_atomic_with(path: str | Path, write: Callable[[str], None]) -> Path:
     return path
 
 
+#: Temporary files this process has made and not yet renamed into place or removed: a
+#: command stopped by a signal removes them (``discard_pending``). A name is added and taken
+#: away with Ctrl-C and SIGTERM held back, so no signal falls between a file and its record.
+_PENDING: set[str] = set()
+
+
+@contextmanager
+def _held() -> Iterator[None]:
+    """SIGINT and SIGTERM held back (for this thread) for the length of a few system calls."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _drop(tmp: str) -> None:
+    Path(tmp).unlink(missing_ok=True)
+    _PENDING.discard(tmp)
+
+
+def discard_pending() -> None:
+    """Remove every temporary file this process began and did not finish: called as a
+    command stops on a signal, which may have come between a file and its clean-up."""
+    for tmp in sorted(_PENDING):
+        _drop(tmp)
+
+
 def _rename(tmp: str, path: Path) -> None:
     try:
-        os.replace(tmp, path)
+        with _held():
+            os.replace(tmp, path)
+            _PENDING.discard(tmp)
     except OSError as err:  # a folder in the way, ...: the temporary file goes
-        Path(tmp).unlink(missing_ok=True)
+        _drop(tmp)
         raise _failed(path, err) from None
 
 
@@ -91,18 +123,20 @@ def _staged_with(path: Path, write: Callable[[str], None]) -> str:
     the permissions an ordinary write gives; nothing is left behind when that fails."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        os.close(fd)
+        with _held():
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            _PENDING.add(tmp)
+            os.close(fd)
     except OSError as err:
         raise _failed(path, err) from None
     try:
         write(tmp)
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; an ordinary write honours the umask
     except OSError as err:
-        Path(tmp).unlink(missing_ok=True)
+        _drop(tmp)
         raise _failed(path, err) from None
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        _drop(tmp)
         raise
     return tmp
 
@@ -177,13 +211,13 @@ def write_files(folder: str | Path, files: dict[str, bytes]) -> list[Path]:
             staged.append((_staged(targets[name], files[name]), targets[name]))
     except BaseException:
         for tmp, _ in staged:
-            Path(tmp).unlink(missing_ok=True)
+            _drop(tmp)
         raise
     for k, (tmp, path) in enumerate(staged):
         try:
             _rename(tmp, path)
         except BaseException:
             for rest, _ in staged[k + 1:]:
-                Path(rest).unlink(missing_ok=True)
+                _drop(rest)
             raise
     return [path for _, path in staged]

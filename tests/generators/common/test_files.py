@@ -89,3 +89,17 @@ def test_a_full_disk_is_its_own_error(tmp_path: Path, monkeypatch: pytest.Monkey
     with pytest.raises(files.CannotWrite, match="deck.json: cannot write: No space left on device"):
         files.write_atomic(tmp_path / "deck.json", "{}")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_signal_between_a_temporary_file_and_its_clean_up_leaves_nothing(tmp_path: Path) -> None:
+    """A temporary file is on record from the moment it exists until it is renamed or
+    removed, so a command stopped by a signal that fell between the two removes it."""
+    from generators.common import files
+
+    before = set(files._PENDING)
+    tmp = files._staged(tmp_path / "b.json", "{}")  # the signal comes here: never renamed
+    assert Path(tmp).exists() and tmp in files._PENDING
+    files.discard_pending()
+    assert not list(tmp_path.iterdir()) and files._PENDING <= before
+    written = files.write_files(tmp_path, {"c.json": b"{}", "d/e.json": b"[]"})
+    assert [p.name for p in written] == ["c.json", "e.json"] and not files._PENDING - before
