@@ -18,12 +18,13 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
-import signal
 import sys
 import threading
 import time
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
+
+from generators.common.signals import held, leave_to_parent
 
 T = TypeVar("T")
 
@@ -80,9 +81,10 @@ def watch_parent() -> None:
 
 
 def child_signals() -> None:
-    """A child's signals: Ctrl-C and SIGTERM are the parent's to handle."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    """A child's signals: Ctrl-C and SIGTERM are the parent's to handle. The parent starts
+    it with both held back (``held``, kept across the child's start), so none falls on the
+    child while it loads."""
+    leave_to_parent()
 
 
 def _child(conn: Any, work: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
@@ -122,7 +124,8 @@ class Apart(Generic[T]):
         self._process = context.Process(target=_child, args=(child_end, work, args, kwargs),
                                         name=f"templeforge {getattr(work, '__name__', 'work')}")
         try:
-            self._process.start()
+            with held():  # see child_signals
+                self._process.start()
         finally:
             child_end.close()
 

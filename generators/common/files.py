@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import errno
 import os
-import signal
 import tempfile
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 
+from generators.common.signals import held
 from solver.errors import TempleforgeError
 
 
@@ -74,16 +73,6 @@ def write_atomic_with(path: str | Path, write: Callable[[str], None]) -> Path:
 _PENDING: set[str] = set()
 
 
-@contextmanager
-def _held() -> Iterator[None]:
-    """SIGINT and SIGTERM held back (for this thread) for the length of a few system calls."""
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
-
-
 def _drop(tmp: str) -> None:
     Path(tmp).unlink(missing_ok=True)
     _PENDING.discard(tmp)
@@ -98,7 +87,7 @@ def discard_pending() -> None:
 
 def _rename(tmp: str, path: Path) -> None:
     try:
-        with _held():
+        with held():
             os.replace(tmp, path)
             _PENDING.discard(tmp)
     except OSError as err:  # a folder in the way, ...: the temporary file goes
@@ -123,7 +112,7 @@ def _staged_with(path: Path, write: Callable[[str], None]) -> str:
     the permissions an ordinary write gives; nothing is left behind when that fails."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with _held():
+        with held():
             fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
             _PENDING.add(tmp)
             os.close(fd)

@@ -40,6 +40,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from generators.common.signals import held, leave_to_parent
 from solver.errors import TempleforgeError
 
 T = TypeVar("T")
@@ -253,10 +254,11 @@ def _close_dask() -> None:
 
 
 def _quiet_worker() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them (no tracebacks from each)."""
+    """Workers leave Ctrl-C and SIGTERM to the parent, which stops them (no tracebacks from
+    each). They are forked with both held back (``_on_processes``), so none falls before this."""
     global _INSIDE
     _INSIDE = True
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    leave_to_parent()
 
 
 def in_worker() -> bool:
@@ -319,7 +321,9 @@ class Pool:
         while True:
             assert self._executor is not None
             try:
-                for result in self._executor.map(make, itertools.repeat(spec), indices[given:], chunksize=chunk):
+                with held():  # the workers are forked here: see _quiet_worker
+                    results = self._executor.map(make, itertools.repeat(spec), indices[given:], chunksize=chunk)
+                for result in results:
                     yield result
                     given += 1
                 return

@@ -140,7 +140,11 @@ def apart(stage: str, settings: GameSettings, data: bytes, title: str, jobs: int
     if stage == "pdf":
         made = pdf(settings, data, title, progress)
     elif stage == "cad" and jobs > 1:
-        with multiprocessing.get_context("spawn").Pool(jobs, initializer=_start_worker) as workers:
+        from generators.common.signals import held
+
+        with held():  # the workers start with signals held back, until _start_worker
+            workers = multiprocessing.get_context("spawn").Pool(jobs, initializer=_start_worker)
+        with workers:
             made = cad(settings, data, progress, mapper=lambda f, xs: workers.imap(f, xs))
     elif stage == "cad":
         made = cad(settings, data, progress)
