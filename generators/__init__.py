@@ -45,7 +45,8 @@ register(Game(
     "shifting-stones", "Shifting Stones",
     "Pattern cards: 3x3 windows of stone faces, points priced by exact difficulty.",
     rules="generators.shifting_stones.rules", paper="print.shifting_stones", plastic="cad.shifting_stones",
-    commands=(("stones", "templeforge.games.shifting_stones"),), mine="generators.shifting_stones.mine"))
+    commands=(("stones", "templeforge.games.shifting_stones"),), mine="generators.shifting_stones.mine",
+    engine="generators.shifting_stones.engine"))
 register(Game(
     "monolyth", "Monolyth",
     "Structure cards: target shapes on the 4x4 board, proved buildable in order, priced by expected turns.",

@@ -19,6 +19,10 @@ member         where it lives                  what it is for
 ``mine``       ``generators/<game>/mine.py``   optional: ``Miner``: the game's corpus for
                                                ``templeforge mine`` (its options, columns and
                                                chunks; ``generators.common.mine`` runs it)
+``engine``     ``generators/<game>/engine.py`` optional: ``Engine``: the game as it is
+                                               played (its state, moves, hidden hands and
+                                               scores), for simulated playtests
+                                               (``generators.common.play`` runs them)
 =============  ==============================  ==============================================
 
 A print or cad module may be a package split by job (cards, an answer key, paper pieces);
@@ -288,6 +292,62 @@ class Miner(Protocol):
         every option at fault)."""
 
 
+class Engine(Protocol):
+    """A game as it is played, as data and pure functions: ``generators/<game>/engine.py``.
+
+    A state is an immutable value; ``apply`` returns a new one. Everything is decided by the
+    deck, the number of players and the seed: the same three give the same game, and a
+    game's moves replayed from its start give the same end. Moves are small immutable values
+    (tuples), the same from ``moves`` each time for the same state, in a fixed order."""
+
+    @property
+    def PLAYERS(self) -> Sequence[int]:  # noqa: N802 - a module's constant
+        """The player counts the rules allow."""
+
+    def start(self, deck: Any, players: int, seed: int) -> Any:
+        """The state after set-up (shuffles and deals drawn from ``seed``).
+
+        Raises:
+            RequestError: the deck cannot be played (too few cards, no points, ...) or
+                ``players`` is not one the rules allow.
+        """
+
+    def to_act(self, state: Any) -> int:
+        """The seat (0-based) whose move it is."""
+
+    def moves(self, state: Any) -> Sequence[Any]:
+        """The legal moves of the seat to act (never empty while the game is not over)."""
+
+    def apply(self, state: Any, move: Any) -> Any:
+        """The state after ``move`` (a legal one)."""
+
+    def over(self, state: Any) -> bool:
+        """Whether the game has ended."""
+
+    def scores(self, state: Any) -> Sequence[int]:
+        """Each seat's points so far (the final score once ``over``)."""
+
+    def turns(self, state: Any) -> int:
+        """The turns played so far (a turn: one seat's go, however many moves it took)."""
+
+    def seen(self, state: Any, seat: int) -> Any:
+        """What ``seat`` knows of the state: everything but the others' hands and the order
+        of face-down piles. Two states that differ only in what ``seat`` cannot see give the
+        same value."""
+
+    def value(self, state: Any, seat: int) -> float:
+        """A quick estimate of how well ``seat`` stands (its points, plus what its position
+        promises), from what it sees: the greedy agent's look-ahead."""
+
+    def check(self, state: Any) -> list[str]:
+        """The invariants the state breaks (pieces and cards conserved, scores equal to what
+        was scored): empty for every state a legal game reaches."""
+
+    def card_events(self, state: Any) -> Mapping[Any, tuple[int, int]]:
+        """For each card (its id in the deck), how often it was dealt to a hand and how
+        often scored, so far."""
+
+
 @dataclass(frozen=True, slots=True)
 class Game:
     """A game as the registry knows it: names and the paths of the modules it provides.
@@ -302,6 +362,7 @@ class Game:
         commands: the game's own commands, as (command name, module path) pairs; each
             module's ``command`` is a click command or group.
         mine: the module implementing ``Miner`` ("" when the game mines no corpus).
+        engine: the module implementing ``Engine`` ("" when the game is not played yet).
     """
 
     name: str
@@ -312,10 +373,15 @@ class Game:
     plastic: str
     commands: tuple[tuple[str, str], ...] = ()
     mine: str = ""
+    engine: str = ""
 
     def load_rules(self) -> Rules:
         """The game's rules module, imported now."""
         return cast(Rules, importlib.import_module(self.rules))
+
+    def load_engine(self) -> Engine:
+        """The game's rules engine, imported now (the game must have one)."""
+        return cast(Engine, importlib.import_module(self.engine))
 
     def load_miner(self) -> Miner:
         """The game's miner module, imported now (the game must have one)."""

@@ -20,6 +20,8 @@ SAMPLES: dict[str, tuple[str, dict[str, Any]]] = {
     "puzzle-temple-4-seed-5.json": ("puzzle-temple", {"cards": 4, "seed": 5}),
     "puzzle-temple-7-seed-3.json": ("puzzle-temple", {"cards": 7, "seed": 3}),
     "shifting-stones-12-seed-5.json": ("shifting-stones", {"cards": 12, "seed": 5}),
+    # a whole deck of the published size: the playtests deal it to five players
+    "shifting-stones-72-seed-1.json": ("shifting-stones", {"cards": 72, "seed": 1}),
     "monolyth-3-seed-2.json": ("monolyth", {"cards": 3, "seed": 2, "attempts": 6}),
     "mystery-of-the-temples-two-boards-seed-1.json": ("mystery-of-the-temples", {
         "box": str(HERE.parents[1] / "examples" / "mystery-of-the-temples" / "box.toml"), "seed": 1, "attempts": 1}),

@@ -1,0 +1,127 @@
+"""Whole games played by agents, for any game with a rules engine (``contract.Engine``).
+
+Agents choose a move from what their seat sees (``Engine.seen``) and the legal moves:
+
+- ``random``: any legal move, uniformly;
+- ``greedy``: one-step look-ahead, the move after which ``Engine.value`` (its points and
+  what its position promises, as the seat sees it) is highest; ties drawn at random.
+
+Every draw comes from a seed: the same engine, deck, players, seed and agents give the same
+game, move for move, and a game's move list replayed from its start gives the same end.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from generators.common.errors import RequestError
+
+#: Turns after which a game that has not ended is stopped (and reported as such).
+MAX_TURNS = 1000
+
+
+class Agent(Protocol):
+    name: str
+
+    def choose(self, engine: Any, state: Any, seat: int, rng: random.Random) -> Any:
+        """A legal move for ``seat`` (the seat to act)."""
+
+
+class RandomAgent:
+    name = "random"
+
+    def choose(self, engine: Any, state: Any, seat: int, rng: random.Random) -> Any:
+        legal = engine.moves(state)
+        return legal[rng.randrange(len(legal))]
+
+
+class GreedyAgent:
+    name = "greedy"
+
+    def choose(self, engine: Any, state: Any, seat: int, rng: random.Random) -> Any:
+        best: list[Any] = []
+        top = float("-inf")
+        for move in engine.moves(state):
+            v = engine.value(engine.apply(state, move), seat)
+            if v > top + 1e-9:
+                best, top = [move], v
+            elif v > top - 1e-9:
+                best.append(move)
+        return best[rng.randrange(len(best))]
+
+
+AGENTS: dict[str, type[Any]] = {"random": RandomAgent, "greedy": GreedyAgent}
+
+
+def agents_from(names: Sequence[str], players: int) -> list[Any]:
+    """One agent per seat from a list of names, repeated round the table when shorter.
+
+    Raises:
+        RequestError: a name that is no agent.
+    """
+    unknown = [n for n in names if n not in AGENTS]
+    if unknown or not names:
+        raise RequestError(f"agents: {', '.join(unknown) or 'none given'} (the agents: {', '.join(AGENTS)})")
+    return [AGENTS[names[s % len(names)]]() for s in range(players)]
+
+
+@dataclass(frozen=True)
+class Played:
+    """A game: its seed, the agents by seat, every move in order, the final scores, the
+    turns played, and whether it ended by the rules (not by ``MAX_TURNS``)."""
+
+    seed: int
+    agents: tuple[str, ...]
+    moves: tuple[Any, ...]
+    scores: tuple[int, ...]
+    turns: int
+    ended: bool
+    final: Any
+
+    @property
+    def shares(self) -> tuple[float, ...]:
+        """Each seat's share of the win: 1 to the highest score, split among ties."""
+        return shares(self.scores)
+
+
+def shares(scores: Sequence[int]) -> tuple[float, ...]:
+    top = max(scores)
+    winners = sum(1 for s in scores if s == top)
+    return tuple((1.0 / winners) if s == top else 0.0 for s in scores)
+
+
+def play(engine: Any, deck: Any, players: int, seed: int, agents: Sequence[Any], *, max_turns: int = MAX_TURNS,
+         checked: bool = False) -> Played:
+    """One game from ``seed``, each seat played by its agent. ``checked``: the engine's
+    invariants are checked after every move (``AssertionError`` naming the first broken)."""
+    state = engine.start(deck, players, seed)
+    rngs = [random.Random(f"agent {seed} {s}") for s in range(players)]
+    moves: list[Any] = []
+    while not engine.over(state) and engine.turns(state) < max_turns:
+        seat = engine.to_act(state)
+        move = agents[seat].choose(engine, state, seat, rngs[seat])
+        state = engine.apply(state, move)
+        moves.append(move)
+        if checked:
+            broken = engine.check(state)
+            if broken:
+                raise AssertionError(f"seed {seed}, move {len(moves)} {move!r}: {'; '.join(broken)}")
+    return Played(seed, tuple(a.name for a in agents), tuple(moves), tuple(engine.scores(state)),
+                  engine.turns(state), engine.over(state), state)
+
+
+def replay(engine: Any, deck: Any, players: int, seed: int, moves: Sequence[Any]) -> Any:
+    """The state a game's moves lead to from its start (each checked to be legal).
+
+    Raises:
+        ValueError: a move that is not legal where it is played.
+    """
+    state = engine.start(deck, players, seed)
+    for n, move in enumerate(moves):
+        if move not in engine.moves(state):
+            raise ValueError(f"move {n + 1} {move!r} is not legal there")
+        state = engine.apply(state, move)
+    return state
