@@ -335,17 +335,27 @@ class Engine(Protocol):
         of face-down piles. Two states that differ only in what ``seat`` cannot see give the
         same value."""
 
-    def value(self, state: Any, seat: int) -> float:
+    def value(self, state: Any, seat: int, flat: bool = False) -> float:
         """A quick estimate of how well ``seat`` stands (its points, plus what its position
-        promises), from what it sees: the greedy agent's look-ahead."""
+        promises), from what it sees: the greedy agent's look-ahead. ``flat``: every card
+        counted as worth the same (the agents that price cards from play must not read
+        the printed points)."""
 
     def check(self, state: Any) -> list[str]:
         """The invariants the state breaks (pieces and cards conserved, scores equal to what
         was scored): empty for every state a legal game reaches."""
 
-    def card_events(self, state: Any) -> Mapping[Any, tuple[int, int]]:
-        """For each card (its id in the deck), how often it was dealt to a hand and how
-        often scored, so far."""
+    def card_events(self, state: Any) -> Mapping[Any, tuple[int, int, int]]:
+        """For each card (its id in the deck): how often it was dealt to a hand, how often
+        scored, and the turns it was held in all (each turn of its holder that it spent in
+        hand, the turn it was scored or spent included), so far."""
+
+    def printed(self, deck: Any) -> Sequence[int | None]:
+        """Each card's printed points (None: none printed), in deck order."""
+
+    def scale(self, cards: int) -> Sequence[tuple[int, int]]:
+        """The game's own point values and how many cards of ``cards`` carry each, as the
+        published game mixes them: what prices from play are mapped onto."""
 
 
 @dataclass(frozen=True, slots=True)

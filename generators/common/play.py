@@ -33,6 +33,9 @@ class Agent(Protocol):
 class RandomAgent:
     name = "random"
 
+    def __init__(self, flat: bool = False) -> None:
+        self.flat = flat  # (it reads no points either way)
+
     def choose(self, engine: Any, state: Any, seat: int, rng: random.Random) -> Any:
         legal = engine.moves(state)
         return legal[rng.randrange(len(legal))]
@@ -41,11 +44,14 @@ class RandomAgent:
 class GreedyAgent:
     name = "greedy"
 
+    def __init__(self, flat: bool = False) -> None:
+        self.flat = flat  # every card worth the same to it: the agents that price cards from play
+
     def choose(self, engine: Any, state: Any, seat: int, rng: random.Random) -> Any:
         best: list[Any] = []
         top = float("-inf")
         for move in engine.moves(state):
-            v = engine.value(engine.apply(state, move), seat)
+            v = engine.value(engine.apply(state, move), seat, self.flat)
             if v > top + 1e-9:
                 best, top = [move], v
             elif v > top - 1e-9:
@@ -56,8 +62,9 @@ class GreedyAgent:
 AGENTS: dict[str, type[Any]] = {"random": RandomAgent, "greedy": GreedyAgent}
 
 
-def agents_from(names: Sequence[str], players: int) -> list[Any]:
-    """One agent per seat from a list of names, repeated round the table when shorter.
+def agents_from(names: Sequence[str], players: int, flat: bool = False) -> list[Any]:
+    """One agent per seat from a list of names, repeated round the table when shorter
+    (``flat``: blind to the printed points).
 
     Raises:
         RequestError: a name that is no agent.
@@ -65,7 +72,7 @@ def agents_from(names: Sequence[str], players: int) -> list[Any]:
     unknown = [n for n in names if n not in AGENTS]
     if unknown or not names:
         raise RequestError(f"agents: {', '.join(unknown) or 'none given'} (the agents: {', '.join(AGENTS)})")
-    return [AGENTS[names[s % len(names)]]() for s in range(players)]
+    return [AGENTS[names[s % len(names)]](flat) for s in range(players)]
 
 
 @dataclass(frozen=True)

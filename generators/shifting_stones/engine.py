@@ -82,6 +82,7 @@ class State:
     finished: bool = False
     shuffles: int = 0  #: discard piles shuffled into a new draw pile so far
     dealt: tuple[int, ...] = ()  #: per card, how often it went to a hand
+    held: tuple[int, ...] = ()  #: per card, the turns it spent in a hand (its holder's)
 
 
 def _table(deck: Any) -> Table:
@@ -123,7 +124,7 @@ def start(deck: Any, players: int, seed: int) -> State:
         for c in hand:
             dealt[c] += 1
     return State(table, seed, grid, hands, draw, (), tuple(() for _ in range(players)),
-                 passed=(False,) * players, dealt=tuple(dealt))
+                 passed=(False,) * players, dealt=tuple(dealt), held=(0,) * len(dealt))
 
 
 def to_act(state: State) -> int:
@@ -184,6 +185,14 @@ def _drawn(state: State, n: int) -> State:
                    dealt=tuple(dealt))
 
 
+def _held(state: State, cards: tuple[int, ...]) -> State:
+    """``cards`` held through this turn (the hand at its end, or a card scored or spent)."""
+    held = list(state.held)
+    for c in cards:
+        held[c] += 1
+    return replace(state, held=tuple(held))
+
+
 def _next_turn(state: State, passed: bool) -> State:
     players = len(state.hands)
     ending = state.ending or any(len(s) >= TARGET[players] for s in state.scored)
@@ -197,18 +206,20 @@ def apply(state: State, move: Move) -> State:
     seat = state.seat
     hand = state.hands[seat]
     if kind == "end":
-        return _next_turn(_drawn(state, max(0, HAND - len(hand))), passed=False)
+        return _next_turn(_drawn(_held(state, hand), max(0, HAND - len(hand))), passed=False)
     if kind == "pass":
         if state.acted or state.passed[seat]:
             raise ValueError("a pass must be a whole turn, and never two turns running")
-        return _next_turn(_drawn(state, PASS_DRAW), passed=True)
+        return _next_turn(_drawn(_held(state, hand), PASS_DRAW), passed=True)
     if kind == "score":
         card = move[1]
         if not state.table.shows(state.grid, card):
             raise ValueError(f"card {state.table.ids[card]} is not shown")
         scored = _put(state.scored, seat, state.scored[seat] + (card,))
-        return replace(state, hands=_put(state.hands, seat, _without(hand, card)), scored=scored, acted=True)
+        return replace(_held(state, (card,)), hands=_put(state.hands, seat, _without(hand, card)), scored=scored,
+                       acted=True)
     card = move[-1]
+    state = _held(state, (card,))
     grid = list(state.grid)
     if kind == "swap":
         a, b = move[1], move[2]
@@ -242,12 +253,14 @@ def seen(state: State, seat: int) -> tuple[Any, ...]:
             state.scored, state.seat, state.acted, state.passed, state.turn, state.ending, state.finished)
 
 
-def value(state: State, seat: int) -> float:
+def value(state: State, seat: int, flat: bool = False) -> float:
     """Points scored, nine tenths of the points of the cards in hand the grid shows now
-    (scored next), and a twentieth of a point a card in hand (a card spent is a loss)."""
+    (scored next), and a twentieth of a point a card in hand (a card spent is a loss);
+    ``flat``: every card worth one point."""
     hand = state.hands[seat]
-    shown = sum(state.table.points[c] for c in hand if state.table.shows(state.grid, c))
-    return points(state, seat) + 0.9 * shown + 0.05 * len(hand)
+    worth = (lambda c: 1) if flat else state.table.points.__getitem__
+    shown = sum(worth(c) for c in hand if state.table.shows(state.grid, c))
+    return sum(worth(c) for c in state.scored[seat]) + 0.9 * shown + 0.05 * len(hand)
 
 
 def check(state: State) -> list[str]:
@@ -273,9 +286,20 @@ def check(state: State) -> list[str]:
     return problems
 
 
-def card_events(state: State) -> Mapping[Any, tuple[int, int]]:
+def card_events(state: State) -> Mapping[Any, tuple[int, int, int]]:
     scored = {c for s in state.scored for c in s}
-    return {card_id: (state.dealt[i], int(i in scored)) for i, card_id in enumerate(state.table.ids)}
+    return {card_id: (state.dealt[i], int(i in scored), state.held[i]) for i, card_id in enumerate(state.table.ids)}
+
+
+def printed(deck: Any) -> list[int | None]:
+    return [c.points for c in deck.cards]
+
+
+def scale(cards: int) -> list[tuple[int, int]]:
+    """The published mix (28/26/13/5 of 72 cards at 1/2/3/5 points), scaled to ``cards``."""
+    from generators.shifting_stones.scale import PUBLISHED_MIX, scaled
+
+    return list(scaled(PUBLISHED_MIX, cards))
 
 
 

@@ -198,7 +198,7 @@ def test_the_readme_lists_every_status_each_command_can_give() -> None:
     table = readme.split("Which command can give which", 1)[1].split("\n\n")[1]
     rows = re.findall(r"^\| `templeforge ([a-z ]+?)(?: GAME)?` \| ([0-9, ]+) \|$", table, re.M)
     commands = {name: {int(n) for n in said.split(", ")} for name, said in rows}
-    assert set(commands) == {"build", "generate", "verify", "show", "pdf", "cad", "mine", "solve", "shapes",
+    assert set(commands) == {"build", "generate", "verify", "show", "pdf", "cad", "mine", "playtest", "solve", "shapes",
                              "stones solve"}
     for name, statuses in commands.items():
         words = name.split()

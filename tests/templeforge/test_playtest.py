@@ -1,0 +1,89 @@
+"""``templeforge playtest``: whole games of a deck, and what they say (the checked-in
+72-card Shifting Stones sample)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from generators.common.playtest import wilson
+from templeforge.cli import main
+
+DATA = Path(__file__).parents[1] / "data"
+DECK = DATA / "shifting-stones-72-seed-1.json"
+
+
+def playtest(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["playtest", *args], prog_name="templeforge")
+    return result.exit_code, result.output
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("playtest") / "p"
+    status, said = playtest(str(DECK), "--players", "3", "--games", "12", "--seed", "4", "--workers", "1",
+                            "--out", str(out))
+    assert status == 0, said
+    return out
+
+
+def test_a_playtest_writes_the_seats_the_length_and_every_cards_worth(played: Path) -> None:
+    said = json.loads((played / "playtest.json").read_text("utf-8"))
+    assert said["game"] == "shifting-stones" and said["players"] == 3 and said["games"] == 12
+    assert [s["seat"] for s in said["seats"]] == [1, 2, 3]
+    assert sum(s["wins"] for s in said["seats"]) == pytest.approx(12, abs=1e-3)  # ties split, every game won
+    for seat in said["seats"]:
+        low, high = seat["ci95"]
+        assert low <= seat["win_rate"] <= high and (low, high) == pytest.approx(wilson(seat["wins"], 12), abs=1e-4)
+    length = said["length"]
+    assert length["p10"] <= length["mean_turns"] <= length["p90"] and length["unended"] == 0
+    deck = json.loads(DECK.read_text("utf-8"))
+    assert [c["id"] for c in said["cards"]] == [c["id"] for c in deck["cards"]]
+    assert sorted(c["suggested_points"] for c in said["cards"]) == sorted(c["points"] for c in deck["cards"])
+    scored = [c for c in said["cards"] if c["scored"]]
+    assert scored and all(c["value"] > 0 for c in scored)
+    assert all(c["value"] is None for c in said["cards"] if not c["scored"])
+    # the easiest cards in play carry the fewest points
+    easiest = min(scored, key=lambda c: c["value"])
+    assert easiest["suggested_points"] == min(c["suggested_points"] for c in said["cards"])
+    assert {"equal", "near", "spearman", "widest"} <= set(said["agreement"])
+    assert all(isinstance(f, str) and f.endswith(".") for f in said["findings"])
+
+
+def test_the_tables_hold_every_game_and_every_card(played: Path) -> None:
+    games = pq.read_table(played / "games.parquet").to_pylist()
+    assert [g["kind"] for g in games] == ["seat"] * 12 + ["pricing"] * 12
+    assert all(len(g["scores"]) == 3 and g["winners"] and g["ended"] for g in games)
+    cards = pq.read_table(played / "cards.parquet").to_pylist()
+    said = json.loads((played / "playtest.json").read_text("utf-8"))
+    assert [(c["id"], c["scored"]) for c in cards] == [(str(c["id"]), c["scored"]) for c in said["cards"]]
+
+
+def test_the_same_request_gives_the_same_bytes_on_any_number_of_workers(played: Path, tmp_path: Path) -> None:
+    status, said = playtest(str(DECK), "--players", "3", "--games", "12", "--seed", "4", "--workers", "2",
+                            "--out", str(tmp_path / "two"))
+    assert status == 0, said
+    for name in ("playtest.json", "games.parquet", "cards.parquet"):
+        assert (tmp_path / "two" / name).read_bytes() == (played / name).read_bytes(), name
+    status, said = playtest(str(DECK), "--players", "3", "--games", "12", "--seed", "5", "--workers", "1",
+                            "--out", str(tmp_path / "other"))
+    assert (tmp_path / "other" / "games.parquet").read_bytes() != (played / "games.parquet").read_bytes()
+
+
+@pytest.mark.parametrize("args, named", [
+    (["--players", "6"], "players"),
+    (["--agents", "greedy,clever"], "agents: clever"),
+    ([str(DATA / "monolyth-3-seed-2.json")], "has no rules engine yet"),
+    ([str(DATA / "shifting-stones-12-seed-5.json"), "--players", "3"], "at least 14 cards"),
+])
+def test_a_request_that_cannot_be_played_is_one_line_and_writes_nothing(args: list[str], named: str,
+                                                                        tmp_path: Path) -> None:
+    deck = [] if args[0].endswith(".json") else [str(DECK)]
+    status, said = playtest(*deck, *args, "--games", "2", "--out", str(tmp_path / "p"))
+    assert status == 2, said
+    assert named in said and len(said.strip().splitlines()) == 1
+    assert not (tmp_path / "p").exists()
