@@ -335,6 +335,12 @@ class Engine(Protocol):
         of face-down piles. Two states that differ only in what ``seat`` cannot see give the
         same value."""
 
+    def determinise(self, state: Any, seat: int, rng: Any) -> Any:
+        """A state ``seat`` cannot tell from ``state`` (the same ``seen``), what it cannot
+        see drawn at random from what it could be (the others' hands and face-down piles
+        dealt afresh from the cards unseen): what agents look ahead on, so that no agent
+        peeks at a hidden card."""
+
     def value(self, state: Any, seat: int, flat: bool = False) -> float:
         """A quick estimate of how well ``seat`` stands (its points, plus what its position
         promises), from what it sees: the greedy agent's look-ahead. ``flat``: every card

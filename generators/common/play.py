@@ -4,7 +4,11 @@ Agents choose a move from what their seat sees (``Engine.seen``) and the legal m
 
 - ``random``: any legal move, uniformly;
 - ``greedy``: one-step look-ahead, the move after which ``Engine.value`` (its points and
-  what its position promises, as the seat sees it) is highest; ties drawn at random.
+  what its position promises, as the seat sees it) is highest; ties drawn at random;
+- ``search``: a search of its own turn two moves deep, over the best few moves of each step.
+
+The look-ahead agents look ahead on ``Engine.determinise``: the cards they cannot see dealt
+afresh at random, so that no agent peeks at a hidden hand or the next card of a pile.
 
 Every draw comes from a seed: the same engine, deck, players, seed and agents give the same
 game, move for move, and a game's move list replayed from its start gives the same end.
@@ -48,18 +52,52 @@ class GreedyAgent:
         self.flat = flat  # every card worth the same to it: the agents that price cards from play
 
     def choose(self, engine: Any, state: Any, seat: int, rng: random.Random) -> Any:
+        sampled = engine.determinise(state, seat, rng)  # what it cannot see, guessed: it peeks at nothing
+        ranked = _ranked(engine, sampled, seat, engine.moves(state), self.flat)
+        best = [m for v, m in ranked if v > ranked[0][0] - 1e-9]
+        return best[rng.randrange(len(best))]
+
+
+def _ranked(engine: Any, state: Any, seat: int, moves: Sequence[Any], flat: bool) -> list[tuple[float, Any]]:
+    """The moves with their one-step values, best first (ties in the moves' own order)."""
+    valued = [(engine.value(engine.apply(state, m), seat, flat), n, m) for n, m in enumerate(moves)]
+    valued.sort(key=lambda t: (-t[0], t[1]))
+    return [(v, m) for v, _, m in valued]
+
+
+class SearchAgent:
+    """Looks ``depth`` moves ahead within its own turn (two by default: an action and what
+    it makes possible), on a deal of the cards it cannot see drawn at random, keeping the
+    ``width`` best moves of each step by their one-step value; the best line's first move."""
+
+    name = "search"
+
+    def __init__(self, flat: bool = False, depth: int = 2, width: int = 8) -> None:
+        self.flat = flat
+        self.depth = depth
+        self.width = width
+
+    def choose(self, engine: Any, state: Any, seat: int, rng: random.Random) -> Any:
+        sampled = engine.determinise(state, seat, rng)
         best: list[Any] = []
         top = float("-inf")
-        for move in engine.moves(state):
-            v = engine.value(engine.apply(state, move), seat, self.flat)
+        for _, move in _ranked(engine, sampled, seat, engine.moves(state), self.flat)[:self.width]:
+            v = self._line(engine, engine.apply(sampled, move), seat, self.depth - 1)
             if v > top + 1e-9:
                 best, top = [move], v
             elif v > top - 1e-9:
                 best.append(move)
         return best[rng.randrange(len(best))]
 
+    def _line(self, engine: Any, state: Any, seat: int, depth: int) -> float:
+        here: float = engine.value(state, seat, self.flat)
+        if depth <= 0 or engine.over(state) or engine.to_act(state) != seat:
+            return here
+        ranked = _ranked(engine, state, seat, engine.moves(state), self.flat)[:self.width]
+        return max([here] + [self._line(engine, engine.apply(state, m), seat, depth - 1) for _, m in ranked])
 
-AGENTS: dict[str, type[Any]] = {"random": RandomAgent, "greedy": GreedyAgent}
+
+AGENTS: dict[str, type[Any]] = {"random": RandomAgent, "greedy": GreedyAgent, "search": SearchAgent}
 
 
 def agents_from(names: Sequence[str], players: int, flat: bool = False) -> list[Any]:

@@ -253,6 +253,19 @@ def seen(state: State, seat: int) -> tuple[Any, ...]:
             state.scored, state.seat, state.acted, state.passed, state.turn, state.ending, state.finished)
 
 
+def determinise(state: State, seat: int, rng: random.Random) -> State:
+    """The others' hands and the draw pile dealt afresh from the cards ``seat`` cannot see."""
+    unseen = sorted([c for s, h in enumerate(state.hands) if s != seat for c in h] + list(state.draw))
+    rng.shuffle(unseen)  # (from the sorted cards: the deal depends on what the seat sees alone)
+    hands = list(state.hands)
+    at = 0
+    for s, hand in enumerate(state.hands):
+        if s != seat:
+            hands[s] = tuple(sorted(unseen[at:at + len(hand)]))
+            at += len(hand)
+    return replace(state, hands=tuple(hands), draw=tuple(unseen[at:]))
+
+
 def value(state: State, seat: int, flat: bool = False) -> float:
     """Points scored, nine tenths of the points of the cards in hand the grid shows now
     (scored next), and a twentieth of a point a card in hand (a card spent is a loss);

@@ -20,7 +20,7 @@ from templeforge.options import cluster_option, seed_option
 @seed_option("The seed every game's deal is drawn from.")
 @click.option("--agents", default="greedy", show_default=True, metavar="NAME[,NAME...]",
               help="Each seat's agent, repeated round the table: random (any legal move), greedy (the move "
-                   "that looks best one step ahead).")
+                   "that looks best one step ahead), search (its own turn searched two moves deep).")
 @click.option("--workers", type=click.IntRange(1, 64), help="Worker processes; the results do not depend on it "
               "[default: up to 2].")
 @cluster_option

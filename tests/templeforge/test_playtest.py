@@ -25,7 +25,7 @@ def playtest(*args: str) -> tuple[int, str]:
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("playtest") / "p"
-    status, said = playtest(str(DECK), "--players", "3", "--games", "12", "--seed", "4", "--workers", "1",
+    status, said = playtest(str(DECK), "--players", "3", "--games", "8", "--seed", "4", "--workers", "1",
                             "--out", str(out))
     assert status == 0, said
     return out
@@ -33,12 +33,12 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_a_playtest_writes_the_seats_the_length_and_every_cards_worth(played: Path) -> None:
     said = json.loads((played / "playtest.json").read_text("utf-8"))
-    assert said["game"] == "shifting-stones" and said["players"] == 3 and said["games"] == 12
+    assert said["game"] == "shifting-stones" and said["players"] == 3 and said["games"] == 8
     assert [s["seat"] for s in said["seats"]] == [1, 2, 3]
-    assert sum(s["wins"] for s in said["seats"]) == pytest.approx(12, abs=1e-3)  # ties split, every game won
+    assert sum(s["wins"] for s in said["seats"]) == pytest.approx(8, abs=1e-3)  # ties split, every game won
     for seat in said["seats"]:
         low, high = seat["ci95"]
-        assert low <= seat["win_rate"] <= high and (low, high) == pytest.approx(wilson(seat["wins"], 12), abs=1e-4)
+        assert low <= seat["win_rate"] <= high and (low, high) == pytest.approx(wilson(seat["wins"], 8), abs=1e-4)
     length = said["length"]
     assert length["p10"] <= length["mean_turns"] <= length["p90"] and length["unended"] == 0
     deck = json.loads(DECK.read_text("utf-8"))
@@ -56,7 +56,7 @@ def test_a_playtest_writes_the_seats_the_length_and_every_cards_worth(played: Pa
 
 def test_the_tables_hold_every_game_and_every_card(played: Path) -> None:
     games = pq.read_table(played / "games.parquet").to_pylist()
-    assert [g["kind"] for g in games] == ["seat"] * 12 + ["pricing"] * 12
+    assert [g["kind"] for g in games] == ["seat"] * 8 + ["pricing"] * 8
     assert all(len(g["scores"]) == 3 and g["winners"] and g["ended"] for g in games)
     cards = pq.read_table(played / "cards.parquet").to_pylist()
     said = json.loads((played / "playtest.json").read_text("utf-8"))
@@ -64,12 +64,12 @@ def test_the_tables_hold_every_game_and_every_card(played: Path) -> None:
 
 
 def test_the_same_request_gives_the_same_bytes_on_any_number_of_workers(played: Path, tmp_path: Path) -> None:
-    status, said = playtest(str(DECK), "--players", "3", "--games", "12", "--seed", "4", "--workers", "2",
+    status, said = playtest(str(DECK), "--players", "3", "--games", "8", "--seed", "4", "--workers", "2",
                             "--out", str(tmp_path / "two"))
     assert status == 0, said
     for name in ("playtest.json", "games.parquet", "cards.parquet"):
         assert (tmp_path / "two" / name).read_bytes() == (played / name).read_bytes(), name
-    status, said = playtest(str(DECK), "--players", "3", "--games", "12", "--seed", "5", "--workers", "1",
+    status, said = playtest(str(DECK), "--players", "3", "--games", "8", "--seed", "5", "--workers", "1",
                             "--out", str(tmp_path / "other"))
     assert (tmp_path / "other" / "games.parquet").read_bytes() != (played / "games.parquet").read_bytes()
 

@@ -4,6 +4,7 @@ every move of whole games, and replays."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from generators.common.errors import RequestError
-from generators.common.play import GreedyAgent, RandomAgent, play, replay
+from generators.common.play import GreedyAgent, RandomAgent, SearchAgent, play, replay
 from generators.shifting_stones import engine
 from generators.shifting_stones.deck import Deck, read_deck
 from generators.shifting_stones.space import PAIRS
@@ -174,10 +175,11 @@ def test_a_seat_sees_its_hand_and_the_table_but_not_the_others_hands(deck: Deck)
 @pytest.mark.parametrize("agent", [RandomAgent, GreedyAgent])
 def test_whole_games_keep_every_invariant_after_every_move_and_replay_to_the_same_end(
         deck: Deck, players: int, agent: type) -> None:
-    for seed in range(3):
-        played = play(engine, deck, players, seed, [agent() for _ in range(players)], checked=True)
+    turns = 200 if agent is RandomAgent else 1000  # random play seldom ends a game: its first 200 turns
+    for seed in range(2):
+        played = play(engine, deck, players, seed, [agent() for _ in range(players)], checked=True, max_turns=turns)
         assert replay(engine, deck, players, seed, played.moves) == played.final
-        assert played == play(engine, deck, players, seed, [agent() for _ in range(players)])  # seeded
+        assert played == play(engine, deck, players, seed, [agent() for _ in range(players)], max_turns=turns)
         if agent is GreedyAgent:
             assert played.ended and engine.turns(played.final) % players == 0
             scored = Counter(c for s in played.final.scored for c in s)
@@ -193,7 +195,34 @@ def test_a_replay_refuses_a_move_that_is_not_legal_there(deck: Deck) -> None:
 
 def test_the_greedy_agent_beats_the_random_one(deck: Deck) -> None:
     won = 0.0
-    for seed in range(20):
+    for seed in range(10):
         seats = [GreedyAgent(), RandomAgent()] if seed % 2 == 0 else [RandomAgent(), GreedyAgent()]
         won += play(engine, deck, 2, seed, seats).shares[seed % 2]
-    assert won >= 0.8 * 20
+    assert won >= 0.8 * 10
+
+
+def test_a_determinised_state_looks_the_same_to_its_seat_and_keeps_every_invariant(deck) -> None:
+    state = engine.start(deck, 4, seed=12)
+    sample = engine.determinise(state, 2, random.Random(1))
+    assert engine.seen(sample, 2) == engine.seen(state, 2) and not engine.check(sample)
+    assert sample.hands[2] == state.hands[2] and sample != state  # the others' hands dealt afresh
+
+
+@pytest.mark.parametrize("agent", [GreedyAgent, SearchAgent])
+def test_an_agent_chooses_from_what_its_seat_sees_and_never_peeks(deck, agent: type) -> None:
+    """Two states alike but for the others' hands and the draw pile: the same choice (an
+    agent that read a hidden card, or the next card it would draw, could choose otherwise)."""
+    for seed in range(6):
+        state = engine.start(deck, 3, seed=seed)
+        hidden = engine.determinise(state, 0, random.Random(seed + 100))
+        assert engine.seen(hidden, 0) == engine.seen(state, 0)
+        assert agent().choose(engine, state, 0, random.Random(7)) == agent().choose(engine, hidden, 0, random.Random(7))
+
+
+def test_the_search_agent_beats_the_random_one_and_the_greedy_one(deck) -> None:
+    for weaker in (RandomAgent, GreedyAgent):
+        won = 0.0
+        for seed in range(8):
+            seats = [SearchAgent(), weaker()] if seed % 2 == 0 else [weaker(), SearchAgent()]
+            won += play(engine, deck, 2, seed, seats).shares[seed % 2]
+        assert won >= 0.8 * 8, weaker.name
