@@ -365,7 +365,9 @@ def stones_deck_args(draw: st.DrawFn, workdir: Path) -> list[str]:
     return draw(st.sampled_from([
         ["verify", path], ["verify", path, "--tiers-from", path], ["show", path],
         ["show", path, "--card", draw(st.sampled_from(["1", "line", "0", ""]))],
-        ["pdf", path, "--no-previews", "--out", "out"], ["pdf", path, "--pitch", "12", "--out", "out"]]))
+        ["pdf", path, "--no-previews", "--out", "out"], ["pdf", path, "--pitch", "12", "--out", "out"],
+        ["playtest", path, "--players", draw(st.sampled_from(["2", "5", "0"])), "--games", "1", "--workers", "1",
+         "--agents", draw(st.sampled_from(["greedy", "random,search", "x"])), "--out", "out"]]))
 
 
 STONES_OPTIONS = {
