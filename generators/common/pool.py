@@ -254,11 +254,12 @@ def _close_dask() -> None:
 
 
 def _quiet_worker() -> None:
-    """Workers leave Ctrl-C and SIGTERM to the parent, which stops them (no tracebacks from
-    each). They are forked with both held back (``_on_processes``), so none falls before this."""
+    """Workers leave Ctrl-C to the parent, which stops them (no tracebacks from each), and
+    end quietly on SIGTERM. They are forked with both held back (``_on_processes``), so none
+    falls before this: the handler they inherit would print a traceback."""
     global _INSIDE
     _INSIDE = True
-    leave_to_parent()
+    leave_to_parent(pooled=True)
 
 
 def in_worker() -> bool:

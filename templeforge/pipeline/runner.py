@@ -190,7 +190,8 @@ class Build:
         self.keys: dict[str, str] = {}
         self.deck = b""
         self.checked: stages.Checked | None = None
-        self.pending: dict[str, Apart[stages.Made]] = {}  # stage -> its work in a child process
+        self.pending: dict[str, Apart[stages.Made]] = {}  # stage -> its work in a child process, beside
+        self.current: Apart[Any] | None = None  # the stage the build waits on, in a child process
 
     @property
     def deck_name(self) -> str:
@@ -233,16 +234,19 @@ class Build:
         """``start_apart``, the other stages in child processes kept going, until it is done:
         its value."""
         running = self.start_apart(stage, work, *args)
+        del self.pending[stage]  # collected here, not by collect()
+        self.current = running
         while not running.pump(0.05):
             self.collect()
-        del self.pending[stage]
+        self.current = None
         return running.result()
 
     def abandon(self) -> None:
         """Every stage still running in a child process ended now."""
-        for running in self.pending.values():
+        for running in [*self.pending.values(), *([self.current] if self.current is not None else [])]:
             running.kill()
         self.pending.clear()
+        self.current = None
 
     def finish(self, stage: str, made: stages.Made, seconds: float) -> None:
         self.records[stage] = Record(self.keys[stage], _write(self.partial, made.files), seconds, made.lines)

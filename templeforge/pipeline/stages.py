@@ -159,9 +159,11 @@ def report(make: Callable[[Any], bytes], reported: Any, progress: Progress) -> b
 
 
 def _start_worker() -> None:
-    """A worker of the 3D stage's own pool: signals are the command's to handle, and it ends
-    with the stage's process, however that ends."""
-    from templeforge.apart import child_signals, watch_parent
+    """A worker of the 3D stage's own pool: Ctrl-C is the command's to handle; SIGTERM ends
+    it (the pool's ``terminate`` sends it: one that ignored it would be waited for for
+    ever); and it ends with the stage's process, however that ends."""
+    from generators.common.signals import leave_to_parent
+    from templeforge.apart import watch_parent
 
-    child_signals()
+    leave_to_parent(pooled=True)
     watch_parent()

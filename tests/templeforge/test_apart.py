@@ -99,3 +99,28 @@ def test_a_librarys_error_for_an_interrupt_inside_it_is_an_interruption() -> Non
     except ImportError as err:
         assert stopping.interrupted(err)
     assert not stopping.interrupted(ImportError("no module named x"))
+
+
+def _dispositions(_: Any = None) -> tuple[int, int]:
+    return int(signal.getsignal(signal.SIGINT)), int(signal.getsignal(signal.SIGTERM))
+
+
+def test_pool_workers_leave_ctrl_c_to_the_command_and_end_on_sigterm() -> None:
+    """A pool ends its workers with SIGTERM (``terminate``, a broken pool) and then waits for
+    them: a worker that ignored it would be waited for for ever (a build hung so)."""
+    import multiprocessing
+    import threading
+
+    from generators.common import pool as pools
+    from templeforge.pipeline import stages
+
+    workers = multiprocessing.get_context("spawn").Pool(2, initializer=stages._start_worker)
+    assert set(workers.map(_dispositions, range(4))) == {(int(signal.SIG_IGN), int(signal.SIG_DFL))}
+    ending = threading.Thread(target=lambda: (workers.terminate(), workers.join()), daemon=True)
+    ending.start()
+    ending.join(timeout=120)  # a hang guard, not a timing: it ends at once or never
+    assert not ending.is_alive(), "the pool's workers ignored SIGTERM"
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(1, initializer=pools._quiet_worker) as executor:
+        assert executor.submit(_dispositions).result() == (int(signal.SIG_IGN), int(signal.SIG_DFL))
