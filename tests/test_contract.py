@@ -104,6 +104,7 @@ def test_the_toy_game_goes_through_every_command(toy: None, tmp_path: Path) -> N
     assert result.exit_code == 1 and "card 1:" in result.stderr
 
 
+@pytest.mark.slow
 def test_the_toy_game_builds_its_kit_and_report(toy: None, tmp_path: Path) -> None:
     profile = tmp_path / "toy.toml"
     profile.write_text('[generate]\ncards = 2\n[pdf]\nduplex = "long"\n[cad]\nprofile = "ams"\n')

@@ -189,6 +189,7 @@ def test_pieces_of_one_colour_share_plates_and_slots_bound_every_plate() -> None
     assert len(kit.arrange(pieces, 256, 256, 5.0, single=False, slots=4, number=number)) == 2
 
 
+@pytest.mark.slow
 def test_a_part_that_needs_more_filaments_than_the_ams_has_slots_is_refused(cad_deck: Deck, tmp_path: Path) -> None:
     deck_file = write_deck(cad_deck, tmp_path / "deck.json")
     result = CliRunner().invoke(main, ["cad", str(deck_file), "--out", str(tmp_path / "m"), "--ams-slots", "1",

@@ -234,6 +234,7 @@ def test_cad_slice_without_the_slicer_is_one_line_and_writes_nothing(small_stone
     assert not (tmp_path / "m").exists()
 
 
+@pytest.mark.slow
 def test_a_plate_that_slices_otherwise_fails_the_command_and_writes_nothing(small_stones_deck, tmp_path: Path,
                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(slicing, "find", lambda: "/bin/true")

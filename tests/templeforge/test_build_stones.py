@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
 
 from templeforge.cli import main
@@ -18,6 +19,7 @@ def files(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+@pytest.mark.slow
 def test_a_shifting_stones_build_makes_its_kit_and_report(tmp_path: Path) -> None:
     path = tmp_path / "stones.toml"
     path.write_text("[kit]\nplayers = 1\n[generate]\ncards = 4\nseed = 2\n[cad]\nprofile = 'no-ams'\n")

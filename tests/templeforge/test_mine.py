@@ -51,6 +51,7 @@ def test_bad_requests_are_one_line_and_exit_2(tmp_path: Path, args: list[str], m
     assert code == 2 and len(err.strip().splitlines()) == 1 and message in err, err
 
 
+@pytest.mark.slow
 def test_generate_and_verify_on_dask_give_the_local_bytes(tmp_path: Path) -> None:
     local, spread = tmp_path / "local.json", tmp_path / "dask.json"
     args = ["generate", "puzzle-temple", "--cards", "4", "--seed", "5", "--workers", "2"]

@@ -18,6 +18,7 @@ def run(*args: str):  # type: ignore[no-untyped-def]
     return CliRunner().invoke(main, list(args))
 
 
+@pytest.mark.slow
 def test_generate_verify_and_show_a_small_deck(tmp_path: Path) -> None:
     out = tmp_path / "deck.json"
     result = run("generate", "monolyth", "--cards", "2", "--attempts", "4", "--prophecies", "0", "--seed", "3",

@@ -69,6 +69,7 @@ def test_a_stopped_run_resumes_to_the_same_bytes(whole: bytes, tmp_path: Path) -
     assert not again.fresh and again.rows == done.rows
 
 
+@pytest.mark.slow
 def test_dask_mines_the_same_bytes(whole: bytes, tmp_path: Path) -> None:
     out = tmp_path / "c.parquet"
     with cluster("dask"):

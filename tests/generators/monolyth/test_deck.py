@@ -182,6 +182,7 @@ def test_a_designers_prophecy_values_must_fit_the_wall() -> None:
     assert not any("prophecy_tokens" in p for p in Spec(pool=pool, height=4).problems())
 
 
+@pytest.mark.slow
 def test_a_deck_like_a_designers_structures() -> None:
     from generators.common.grading import ks_distance
     from generators.common.options import resolve

@@ -80,6 +80,7 @@ def test_a_deck_like_the_reference(like_deck, reference) -> None:
     assert like_deck.parameters["stones"] == "like"
 
 
+@pytest.mark.slow
 def test_the_command_prints_both_sides(tmp_path: Path) -> None:
     from templeforge.cli import main
 
