@@ -304,6 +304,11 @@ class Engine(Protocol):
     def PLAYERS(self) -> Sequence[int]:  # noqa: N802 - a module's constant
         """The player counts the rules allow."""
 
+    @property
+    def EFFORT(self) -> str:  # noqa: N802 - a module's constant
+        """What a card's ``value`` in play counts, in words ("turns held for each time it is
+        scored")."""
+
     def start(self, deck: Any, players: int, seed: int) -> Any:
         """The state after set-up (shuffles and deals drawn from ``seed``).
 
@@ -326,6 +331,10 @@ class Engine(Protocol):
 
     def scores(self, state: Any) -> Sequence[int]:
         """Each seat's points so far (the final score once ``over``)."""
+
+    def shares(self, state: Any) -> Sequence[float]:
+        """Each seat's share of the win by the game's own rule (and tie-breaks), summing to
+        1: split evenly among the seats the rules cannot tell apart."""
 
     def turns(self, state: Any) -> int:
         """The turns played so far (a turn: one seat's go, however many moves it took)."""
@@ -361,7 +370,17 @@ class Engine(Protocol):
 
     def scale(self, cards: int) -> Sequence[tuple[int, int]]:
         """The game's own point values and how many cards of ``cards`` carry each, as the
-        published game mixes them: what prices from play are mapped onto."""
+        published game mixes them: what prices from play are mapped onto (empty: the
+        game's cards print no points)."""
+
+    def summary(self, state: Any) -> Any:
+        """What ``insights`` needs of a finished game, small and picklable (``()``: none)."""
+
+    def insights(self, summaries: Sequence[Any], players: int, ids: Sequence[Any]) -> tuple[dict[str, Any],
+                                                                                          list[str]]:
+        """What the game's own questions find over the seat games' ``summary`` values (the
+        cards named by ``ids``, in deck order): figures for playtest.json's ``insights`` and
+        findings (sentences) for its ``findings``; ``({}, [])`` when the game asks none."""
 
 
 @dataclass(frozen=True, slots=True)

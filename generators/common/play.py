@@ -122,17 +122,14 @@ class Played:
     agents: tuple[str, ...]
     moves: tuple[Any, ...]
     scores: tuple[int, ...]
+    shares: tuple[float, ...]  #: each seat's share of the win (``Engine.shares``)
     turns: int
     ended: bool
     final: Any
 
-    @property
-    def shares(self) -> tuple[float, ...]:
-        """Each seat's share of the win: 1 to the highest score, split among ties."""
-        return shares(self.scores)
 
-
-def shares(scores: Sequence[int]) -> tuple[float, ...]:
+def shares_of(scores: Sequence[int]) -> tuple[float, ...]:
+    """Shares of the win when the highest score wins and ties share."""
     top = max(scores)
     winners = sum(1 for s in scores if s == top)
     return tuple((1.0 / winners) if s == top else 0.0 for s in scores)
@@ -155,7 +152,7 @@ def play(engine: Any, deck: Any, players: int, seed: int, agents: Sequence[Any],
             if broken:
                 raise AssertionError(f"seed {seed}, move {len(moves)} {move!r}: {'; '.join(broken)}")
     return Played(seed, tuple(a.name for a in agents), tuple(moves), tuple(engine.scores(state)),
-                  engine.turns(state), engine.over(state), state)
+                  tuple(engine.shares(state)), engine.turns(state), engine.over(state), state)
 
 
 def replay(engine: Any, deck: Any, players: int, seed: int, moves: Sequence[Any]) -> Any:

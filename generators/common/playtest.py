@@ -80,6 +80,7 @@ class Row:
     turns: int
     ended: bool
     events: tuple[tuple[int, int, int], ...]  # per card in deck order: dealt, scored, turns held
+    summary: Any = ()  # the engine's summary of the game (``Engine.summary``)
 
 
 def _one(spec: tuple[str, Any, Request, str], index: int) -> Row:
@@ -91,7 +92,7 @@ def _one(spec: tuple[str, Any, Request, str], index: int) -> Row:
     played = play(engine, deck, request.players, seed, seats, max_turns=MAX_TURNS)
     events = engine.card_events(played.final)
     return Row(kind, index, seed, played.agents, played.scores, played.shares, played.turns, played.ended,
-               tuple(events.values()))
+               tuple(events.values()), engine.summary(played.final) if kind == "seat" else ())
 
 
 def play_all(module: str, deck: Any, request: Request, workers: int = 1,
@@ -134,12 +135,15 @@ def percentile(values: Sequence[int], q: float) -> float:
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (at - lo)
 
 
-def _mix(engine: Any, deck: Any, cards: int) -> tuple[list[int], str]:
-    """The points to hand out, lowest first, and where they come from."""
+def _mix(engine: Any, deck: Any, cards: int) -> tuple[list[int], str | None]:
+    """The points to hand out, lowest first, and where they come from (none: the game's
+    cards print no points)."""
     printed = list(engine.printed(deck))
     if printed and all(p is not None for p in printed):
         return sorted(int(p) for p in printed), "the deck's own mix of points"
     values = [v for v, n in engine.scale(cards) for _ in range(n)]
+    if not values:
+        return [], None
     return sorted(values)[:cards], "the published game's mix of points"
 
 
@@ -176,9 +180,9 @@ def report(game: Any, engine: Any, deck: Any, request: Request, rows: Sequence[R
     mix, source = _mix(engine, deck, len(ids))
     # easiest first: most scored for the turns held; never scored last (the dearest), then by deck order
     order = sorted(range(len(ids)), key=lambda i: (value[i] is None, value[i] or 0.0, -dealt[i], i))
-    suggested = [0] * len(ids)
+    suggested: list[int | None] = [None] * len(ids)
     for rank, i in enumerate(order):
-        suggested[i] = mix[min(rank, len(mix) - 1)]
+        suggested[i] = mix[min(rank, len(mix) - 1)] if mix else None
     printed = list(engine.printed(deck))
     cards = []
     for i, card_id in enumerate(ids):
@@ -196,6 +200,8 @@ def report(game: Any, engine: Any, deck: Any, request: Request, rows: Sequence[R
         findings.append(f"{len(never)} card{'s' if len(never) > 1 else ''} never scored in {len(pricing)} pricing "
                         f"games though dealt: {named}.")
     agreement = _agreement(ids, printed, suggested, value)
+    insights, found = engine.insights([r.summary for r in seat_rows], players, ids)
+    findings.extend(found)
     if agreement is not None:
         findings.append(f"Prices from play agree with the printed points on {agreement['equal']:.0%} of the cards, "
                         f"within one step on {agreement['near']:.0%}"
@@ -206,15 +212,17 @@ def report(game: Any, engine: Any, deck: Any, request: Request, rows: Sequence[R
         "agents": list(request.agents), "seats": seats,
         "length": {"mean_turns": _r(sum(turns) / n), "p10": _r(percentile(turns, 0.1)),
                    "p90": _r(percentile(turns, 0.9)), "unended": unended},
-        "pricing": {"games": len(pricing), "points_from": source},
-        "cards": cards, "agreement": agreement, "findings": findings,
+        "pricing": {"games": len(pricing), "value": engine.EFFORT, "points_from": source},
+        "cards": cards, "agreement": agreement, **({"insights": insights} if insights else {}),
+        "findings": findings,
     }
 
 
-def _agreement(ids: Sequence[Any], printed: Sequence[int | None], suggested: Sequence[int],
+def _agreement(ids: Sequence[Any], printed: Sequence[int | None], suggested: Sequence[int | None],
                value: Sequence[float | None]) -> dict[str, Any] | None:
     """How the printed points agree with the prices from play (None: the deck prints none)."""
-    rows = [(ids[i], p, suggested[i], value[i]) for i, p in enumerate(printed) if p is not None]
+    rows: list[tuple[Any, int, int, float | None]] = [
+        (ids[i], p, s, value[i]) for i, (p, s) in enumerate(zip(printed, suggested)) if p is not None and s is not None]
     if len(rows) < 2:
         return None
     steps = sorted({p for _, p, _, _ in rows} | {s for _, _, s, _ in rows})

@@ -45,6 +45,8 @@ TARGET = {2: 10, 3: 9, 4: 8, 5: 7}
 HAND = 4
 PASS_DRAW = 2
 BONUS = 3
+#: A card's value in play (``card_events``: held / scored).
+EFFORT = "turns held for each time it is scored"
 
 Move = tuple[Any, ...]
 END: Move = ("end",)
@@ -248,6 +250,13 @@ def scores(state: State) -> list[int]:
     return out
 
 
+def shares(state: State) -> tuple[float, ...]:
+    """Highest total wins; ties share."""
+    from generators.common.play import shares_of
+
+    return shares_of(scores(state))
+
+
 def seen(state: State, seat: int) -> tuple[Any, ...]:
     return (state.grid, state.hands[seat], tuple(len(h) for h in state.hands), len(state.draw), state.discard,
             state.scored, state.seat, state.acted, state.passed, state.turn, state.ending, state.finished)
@@ -314,6 +323,14 @@ def scale(cards: int) -> list[tuple[int, int]]:
 
     return list(scaled(PUBLISHED_MIX, cards))
 
+
+def summary(state: State) -> tuple[()]:
+    return ()
+
+
+def insights(summaries: Sequence[Any], players: int, ids: Sequence[Any]) -> tuple[dict[str, Any], list[str]]:
+    """None beyond the shared report's."""
+    return {}, []
 
 
 if TYPE_CHECKING:  # the type checker holds this module to the contract

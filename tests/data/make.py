@@ -19,6 +19,8 @@ SAMPLES: dict[str, tuple[str, dict[str, Any]]] = {
     "puzzle-temple-3-seed-11.json": ("puzzle-temple", {"cards": 3, "seed": 11}),
     "puzzle-temple-4-seed-5.json": ("puzzle-temple", {"cards": 4, "seed": 5}),
     "puzzle-temple-7-seed-3.json": ("puzzle-temple", {"cards": 7, "seed": 3}),
+    # a whole deck of the published size: the playtests play its 9 rounds
+    "puzzle-temple-36-seed-1.json": ("puzzle-temple", {"cards": 36, "seed": 1}),
     "shifting-stones-12-seed-5.json": ("shifting-stones", {"cards": 12, "seed": 5}),
     # a whole deck of the published size: the playtests deal it to five players
     "shifting-stones-72-seed-1.json": ("shifting-stones", {"cards": 72, "seed": 1}),

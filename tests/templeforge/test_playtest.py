@@ -87,3 +87,21 @@ def test_a_request_that_cannot_be_played_is_one_line_and_writes_nothing(args: li
     assert status == 2, said
     assert named in said and len(said.strip().splitlines()) == 1
     assert not (tmp_path / "p").exists()
+
+
+def test_a_puzzle_temple_playtest_says_how_often_speed_wins_and_which_cards_decide(tmp_path: Path) -> None:
+    deck = DATA / "puzzle-temple-36-seed-1.json"
+    status, said = playtest(str(deck), "--players", "4", "--games", "12", "--seed", "2", "--workers", "1",
+                            "--out", str(tmp_path / "p"))
+    assert status == 0, said
+    report = json.loads((tmp_path / "p" / "playtest.json").read_text("utf-8"))
+    assert report["game"] == "puzzle-temple" and report["length"]["mean_turns"] == 9  # nine rounds
+    assert sum(s["wins"] for s in report["seats"]) == pytest.approx(12, abs=1e-3)
+    assert report["pricing"]["points_from"] is None and "seconds" in report["pricing"]["value"]
+    assert all(c["suggested_points"] is None and c["dealt"] == 12 for c in report["cards"])  # 36 cards, 4 players
+    assert report["agreement"] is None
+    insights = report["insights"]
+    assert 0 <= insights["fastest_solver"]["win_rate"] <= 1 and len(insights["faces"]) == 6
+    assert [c["id"] for c in insights["cards"]] == [c["id"] for c in report["cards"]]
+    assert any("fastest solver" in f for f in report["findings"])
+    assert "fastest solver" in said
