@@ -24,7 +24,7 @@ from templeforge.options import cluster_option, seed_option
 @click.option("--workers", type=click.IntRange(1, 64), help="Worker processes; the results do not depend on it "
               "[default: up to 2].")
 @cluster_option
-@click.option("--out", metavar="DIR", help="Where playtest.json, games.parquet and cards.parquet go "
+@click.option("--out", metavar="DIR", help="Where playtest.json, playtest.html, games.parquet and cards.parquet go "
               "[default: output/<deck>-playtest/].")
 def playtest(deck_file: str, players: int, games: int, seed: int, agents: str, workers: int | None,
              cluster: str | None, out: str | None) -> None:
@@ -36,7 +36,10 @@ def playtest(deck_file: str, players: int, games: int, seed: int, agents: str, w
     playtest.json also lists findings to read: a seat outside its fair share, a card never
     scored, a game that did not end.
 
-    Files (written together, or none): playtest.json; games.parquet (one row per game:
+    Files (written together, or none): playtest.json; playtest.html (the same as pictures:
+    wins by seat with their intervals, the length of a game, each card's value in play
+    against its points, the scores per seat, the cards, the game's own questions);
+    games.parquet (one row per game:
     kind, game, seed, agents, scores, winners, turns, ended); cards.parquet (one row per
     card: id, players, dealt, scored, value, points, suggested_points). The same request
     gives the same bytes on any number of workers.
@@ -82,10 +85,13 @@ def playtest(deck_file: str, players: int, games: int, seed: int, agents: str, w
         rows = pt.play_all(info.engine, deck, request, workers or default_workers(), progress=step)
     said = pt.report(info, engine, deck, request, rows, hashlib.sha256(Path(deck_file).read_bytes()).hexdigest())
     games_table, cards_table = pt.tables(said, rows)
+    from templeforge.pipeline import playpage
+
     files: dict[str, Any] = {
         "playtest.json": (json.dumps(said, indent=2, ensure_ascii=False) + "\n").encode("utf-8"),
         "games.parquet": to_bytes(games_table),
         "cards.parquet": to_bytes(cards_table),
+        "playtest.html": playpage.make(said, rows, f"Playtest: {Path(deck_file).name} ({info.title})"),
     }
     write_files(folder, files)
     for seat in said["seats"]:
@@ -96,7 +102,7 @@ def playtest(deck_file: str, players: int, games: int, seed: int, agents: str, w
     click.echo(f"a game: {length['mean_turns']:.1f} turns on average (10%-90%: {length['p10']:g}-{length['p90']:g})")
     for finding in said["findings"]:
         click.echo(f"finding: {finding}")
-    click.echo(f"wrote playtest.json, games.parquet and cards.parquet to {folder}/")
+    click.echo(f"wrote playtest.json, playtest.html, games.parquet and cards.parquet to {folder}/")
 
 
 command = playtest

@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
+import html
 import json
+import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -67,7 +71,7 @@ def test_the_same_request_gives_the_same_bytes_on_any_number_of_workers(played: 
     status, said = playtest(str(DECK), "--players", "3", "--games", "8", "--seed", "4", "--workers", "2",
                             "--out", str(tmp_path / "two"))
     assert status == 0, said
-    for name in ("playtest.json", "games.parquet", "cards.parquet"):
+    for name in ("playtest.json", "playtest.html", "games.parquet", "cards.parquet"):
         assert (tmp_path / "two" / name).read_bytes() == (played / name).read_bytes(), name
     status, said = playtest(str(DECK), "--players", "3", "--games", "8", "--seed", "5", "--workers", "1",
                             "--out", str(tmp_path / "other"))
@@ -105,3 +109,45 @@ def test_a_puzzle_temple_playtest_says_how_often_speed_wins_and_which_cards_deci
     assert [c["id"] for c in insights["cards"]] == [c["id"] for c in report["cards"]]
     assert any("fastest solver" in f for f in report["findings"])
     assert "fastest solver" in said
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+
+CHECK = """<script>window.__errors = [];
+addEventListener("error", function (e) { __errors.push(String(e.message)); }, true);
+addEventListener("load", function () {
+  var table = document.querySelector("table.sortable");
+  var heads = [].slice.call(table.tHead.rows[0].cells);
+  var column = heads.findIndex(function (th) { return th.textContent === "value in play"; });
+  heads[column].click();
+  var sorted = [].map.call(table.tBodies[0].rows, function (r) { return r.cells[column].dataset.v; });
+  var svgs = [].map.call(document.querySelectorAll("svg"), function (s) {
+    var box = s.getBoundingClientRect(); return [box.width, box.height, s.querySelectorAll("rect, circle").length];
+  });
+  document.title = "CHECK " + JSON.stringify({errors: __errors, sorted: sorted, svgs: svgs,
+                                               findings: document.querySelectorAll("ul.findings li").length});
+});</script>"""
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Chromium (Debian: apt-get install chromium); .ci/run installs it")
+def test_the_page_draws_every_plot_in_headless_chromium_and_its_table_sorts(played: Path) -> None:
+    page = (played / "playtest.html").read_text("utf-8")
+    assert "http://" not in page and "https://" not in page  # nothing from the network
+    probe = played / "check.html"
+    probe.write_text(page.replace("<head>", "<head>" + CHECK, 1), "utf-8")
+    try:
+        dom = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=10000",
+                              "--dump-dom", probe.as_uri()], capture_output=True, text=True, timeout=120).stdout
+    finally:
+        probe.unlink()
+    found = re.search(r"<title>CHECK (.*?)</title>", dom, re.S)
+    assert found, dom[:500]
+    result = json.loads(html.unescape(found.group(1)))
+    assert result["errors"] == []
+    # wins, length, each card's value, and a score chart per seat (3): each drawn, none empty
+    assert len(result["svgs"]) == 3 + 3
+    assert all(w > 100 and h > 60 and marks > 0 for w, h, marks in result["svgs"])
+    said = json.loads((played / "playtest.json").read_text("utf-8"))
+    assert result["findings"] == max(1, len(said["findings"]))
+    values = [float(v) for v in result["sorted"] if v != "-"]
+    assert values == sorted(values) and len(values) == sum(1 for c in said["cards"] if c["value"] is not None)
