@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 import click
 
@@ -54,17 +53,16 @@ def playtest(deck_file: str, players: int, games: int, seed: int, agents: str, w
         templeforge playtest output/GAME/deck.json --players 4 --games 500
     """
     import hashlib
-    import json
     from pathlib import Path
 
     from generators import GAMES, open_deck
     from generators.common import playtest as pt
-    from generators.common.corpus import to_bytes
     from generators.common.errors import RequestError
     from generators.common.files import write_files
     from generators.common.pool import cluster as on
     from generators.common.pool import default_workers
     from templeforge.heartbeat import Heartbeat
+    from templeforge.pipeline import playpage
 
     info, deck, _ = open_deck(deck_file)
     if not info.engine:
@@ -82,17 +80,9 @@ def playtest(deck_file: str, players: int, games: int, seed: int, agents: str, w
             bar.update(done - bar.pos)
             beat.update(f"{done} of {total} games")
 
-        rows = pt.play_all(info.engine, deck, request, workers or default_workers(), progress=step)
-    said = pt.report(info, engine, deck, request, rows, hashlib.sha256(Path(deck_file).read_bytes()).hexdigest())
-    games_table, cards_table = pt.tables(said, rows)
-    from templeforge.pipeline import playpage
-
-    files: dict[str, Any] = {
-        "playtest.json": (json.dumps(said, indent=2, ensure_ascii=False) + "\n").encode("utf-8"),
-        "games.parquet": to_bytes(games_table),
-        "cards.parquet": to_bytes(cards_table),
-        "playtest.html": playpage.make(said, rows, f"Playtest: {Path(deck_file).name} ({info.title})"),
-    }
+        files, said = playpage.played(info, deck, request, hashlib.sha256(Path(deck_file).read_bytes()).hexdigest(),
+                                      f"Playtest: {Path(deck_file).name} ({info.title})",
+                                      workers or default_workers(), progress=step)
     write_files(folder, files)
     for seat in said["seats"]:
         low, high = seat["ci95"]

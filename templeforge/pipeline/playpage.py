@@ -154,6 +154,28 @@ def insights_html(insights: Mapping[str, Any]) -> str:
     return '<dl class="facts">' + "".join(facts) + "</dl>" + "".join(tables)
 
 
+def played(info: Any, deck: Any, request: Any, deck_sha256: str, title: str, workers: int = 1,
+           progress: Any = None) -> tuple[dict[str, bytes], dict[str, Any]]:
+    """A playtest's files (playtest.json, playtest.html, games.parquet, cards.parquet) and
+    playtest.json's content: the request's games played (``generators.common.playtest``)."""
+    import json
+
+    from generators.common import playtest as pt
+    from generators.common.corpus import to_bytes
+
+    engine = info.load_engine()
+    rows = pt.play_all(info.engine, deck, request, workers, progress=progress)
+    said = pt.report(info, engine, deck, request, rows, deck_sha256)
+    games_table, cards_table = pt.tables(said, rows)
+    files = {
+        "playtest.json": (json.dumps(said, indent=2, ensure_ascii=False) + "\n").encode("utf-8"),
+        "playtest.html": make(said, rows, title),
+        "games.parquet": to_bytes(games_table),
+        "cards.parquet": to_bytes(cards_table),
+    }
+    return files, said
+
+
 def make(report: Mapping[str, Any], rows: Sequence[Any], title: str) -> bytes:
     """The page for ``report`` (playtest.json's content) and the games' ``rows``."""
     seats = report["seats"]

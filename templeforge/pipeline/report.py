@@ -263,7 +263,7 @@ def bom_html(path: Path) -> str:
 def page(*, title: str, lead: str, verdict: tuple[bool, str], command: str, versions: Mapping[str, str],
          figures: Sequence[Figure], folder: Path, files: Sequence[str],
          links: Sequence[tuple[str, str]], captions: Mapping[str, str], stamp: str | None = None,
-         guidance: str = "") -> str:
+         guidance: str = "", played: str = "") -> str:
     """The whole report as HTML text; ``stamp`` (``UNVERIFIED``) heads it, stays in view at
     the top of the window as the page scrolls, and is printed on every printed page."""
     facts, plots, tables = figures_html([f for f in figures if not (isinstance(f, Fact) and
@@ -309,6 +309,8 @@ def page(*, title: str, lead: str, verdict: tuple[bool, str], command: str, vers
             parts.append(f'<p>Every NO-AMS plate (<a href="models/no-ams/">models/no-ams/</a>, '
                          f"{esc(captions.get('no-ams', 'one filament'))}), from above:</p>"
                          + thumbs_html(folder, no_ams))
+    if played:
+        parts.append("<h2>Playtests</h2>" + played)
     parts.append("<h2>Bill of materials</h2>" + bom_html(folder / "models" / "bom.csv")
                  + plates_html(folder / "models"))
     parts.append(f"<h2>Reproduce it</h2><pre>{esc(command)}</pre><div class=\"wide\"><table><thead><tr>"
@@ -319,11 +321,32 @@ def page(*, title: str, lead: str, verdict: tuple[bool, str], command: str, vers
     return "\n".join(parts) + "\n"
 
 
+def played_html(path: Path) -> str:
+    """The build's playtest in short (its seats and findings), linking to its own page; empty
+    when the build played none."""
+    import json
+
+    if not path.is_file():
+        return ""
+    said = json.loads(path.read_text("utf-8"))
+    rows = tuple((str(s["seat"]), s["agent"], f"{s['win_rate']:.1%}", f"{s['ci95'][0]:.1%}-{s['ci95'][1]:.1%}",
+                  f"{s['mean_score']:.1f}") for s in said["seats"])
+    table = Table(("seat", "agent", "wins", "95% interval", "mean score"), rows, "<<>>>")
+    findings = "".join(f"<li>{esc(f)}</li>" for f in said["findings"]) or "<li>Nothing to report.</li>"
+    length = said["length"]
+    return (f"<p>{said['games']} games of {said['players']} players (agents {esc(', '.join(said['agents']))}, seed "
+            f"{said['seed']}): a game runs {length['mean_turns']:g} turns on average. Every figure and picture: "
+            f'<a href="playtest/playtest.html">playtest/playtest.html</a>.</p>'
+            + table_html(table, sortable=False) + f"<ul>{findings}</ul>")
+
+
 def links(paper: Paper) -> tuple[tuple[str, str], ...]:
     """The files the report lists, each with what it holds (the game's PDFs from its print
     module)."""
     return (("deck.json", "the deck: every card and what was proved of it"), *paper.FILES,
             ("models/", "STL, 3MF plates (ams/, no-ams/), previews and bom.csv"),
+            ("playtest/playtest.html", "whole games played by agents: the seats, the length of a game, each "
+                                       "card's worth in play (and playtest.json, games.parquet, cards.parquet)"),
             ("manifest.json", "every file with its size and SHA-256"))
 
 
@@ -348,5 +371,6 @@ def make(made: Reported) -> bytes:
                                                                           folder / "models")
     text = page(title=f"{info.title}: the kit", lead=lead, verdict=(made.check.ok, verdict), command=made.command,
                 versions=made.versions, figures=figures, folder=folder, files=files,
-                links=listed, captions=plastic_of(info).CAPTIONS, stamp=made.stamp, guidance=guidance)
+                links=listed, captions=plastic_of(info).CAPTIONS, stamp=made.stamp, guidance=guidance,
+                played=played_html(folder / "playtest" / "playtest.json"))
     return text.encode("utf-8")

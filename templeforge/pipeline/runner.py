@@ -35,8 +35,10 @@ from templeforge.pipeline.settings import GameSettings
 STATE = "build.json"
 MANIFEST = "manifest.json"
 REPORT = "report.html"
+#: The folder of a build's playtest (`[playtest] games`).
+PLAYTESTS = "playtest"
 FORMAT = "templeforge.pipeline/1"
-ORDER = ("generate", "verify", "pdf", "cad", "report")
+ORDER = ("generate", "verify", "pdf", "cad", "playtest", "report")
 
 
 #: What makes an output file fail mid-way (a full disk, a read-only folder).
@@ -279,6 +281,24 @@ def _cad(b: Build) -> stages.Made:
     return made
 
 
+def _playtest(b: Build) -> stages.Made:
+    from generators.common.playtest import Request
+    from templeforge.pipeline import playpage
+
+    if b.checked is None:  # verify was carried over
+        b.checked = stages.Checked(*stages.checked(b.settings.game, b.deck, b.jobs))
+    wanted = b.settings.playtest.values
+    request = Request(wanted["players"], wanted["games"], wanted["seed"], tuple(wanted["agents"].split(",")))
+    step = b.progress("playtest")
+    files, said = playpage.played(b.settings.game, b.checked.deck, request, sha256(b.deck),
+                                  f"Playtest: {b.title}", b.jobs,
+                                  progress=lambda done, total: step(done, total, "games played"))
+    seats = ", ".join(f"{s['win_rate']:.0%}" for s in said["seats"])
+    lines = [f"{request.games} games of {request.players} players: seats win {seats}; "
+             f"{len(said['findings'])} findings"]
+    return stages.Made({f"{PLAYTESTS}/{name}": data for name, data in files.items()}, lines)
+
+
 def _report(b: Build) -> stages.Made:
     assert b.report is not None
     if b.checked is None:  # verify was carried over: the report still shows a real check
@@ -301,6 +321,7 @@ class Stage:
     inputs: Callable[[Build], list[Any]]
     work: Callable[[Build], stages.Made]
     beside: bool = False
+    wanted: Callable[[Build], bool] = lambda b: True
 
 
 STAGES = (
@@ -309,7 +330,9 @@ STAGES = (
     Stage("pdf", lambda b: [sha256(b.deck), b.settings.pdf.raw, b.title, b.settings.unverified], _pdf,
           beside=True),
     Stage("cad", lambda b: [sha256(b.deck), b.settings.cad.raw, b.settings.unverified], _cad),
-    Stage("report", lambda b: [b.command, [b.keys[s] for s in ORDER[:-1]]], _report),
+    Stage("playtest", lambda b: [sha256(b.deck), b.settings.playtest.raw], _playtest,
+          wanted=lambda b: bool(b.settings.playtest.values.get("games"))),
+    Stage("report", lambda b: [b.command, [b.keys.get(s) for s in ORDER[:-1]]], _report),
 )
 
 
@@ -339,6 +362,8 @@ def build_game(settings: GameSettings, out: Path, *, command: str, jobs: int = 1
                 shutil.rmtree(partial)  # left by a build that was killed outright
             partial.mkdir(parents=True)
             for stage in STAGES:
+                if not stage.wanted(b):
+                    continue
                 if stage.name == "report":
                     running = next(iter(b.pending), running)
                     b.collect(wait=True)  # the report shows every file

@@ -16,6 +16,11 @@
     clearance = 0.25
     [generate.GAME]     # one game's own keys, over the section's shared ones
     cards = 12
+    [playtest]          # off unless games is set: whole games of the deck (`templeforge playtest`)
+    games = 500
+    players = 4         # (default: [kit] players where the rules allow it, else 4 or the most they allow)
+    agents = "greedy"
+    seed = 0            # (default: the deck's seed)
 
 A section's keys apply to every game built that has them (``--game all`` builds several);
 a sub-table named after a game (``[generate.<game>]``) holds keys for that game
@@ -37,7 +42,9 @@ from generators.common.options import Option, profile_table, quoted_number, raw_
 from generators.contract import Game
 from solver.textfiles import parse_toml, read_text
 
-SECTIONS = ("kit", "generate", "pdf", "cad")
+SECTIONS = ("kit", "generate", "pdf", "cad", "playtest")
+#: ``[playtest]``'s keys: games (0: no playtest), players, agents, seed.
+PLAYTEST = ("games", "players", "agents", "seed")
 
 #: A build's card backs: for long-edge duplex, the way most printers print two-sided.
 BUILD_DUPLEX = "long"
@@ -67,6 +74,8 @@ class GameSettings:
     pdf: Stage
     cad: Stage
     previews: bool = True
+    #: ``[playtest]``: games, players, agents, seed (games 0: none played)
+    playtest: Stage = Stage({"games": 0}, {"games": 0})
     #: print a deck the verifier rejects, marked UNVERIFIED (``build --unverified``)
     unverified: bool = False
 
@@ -249,9 +258,61 @@ def game_settings(info: Game, sections: Mapping[str, Mapping[str, Any]], where: 
     except RequestError as err:
         problems.extend(err.problems)
         cad = Stage({})
+    try:
+        playtest = playtest_stage(sections, info, where, kit.get("players"), generate.values.get("seed"))
+    except RequestError as err:
+        problems.extend(err.problems)
+        playtest = Stage({"games": 0}, {"games": 0})
     if problems:
         raise RequestError(problems)
-    return GameSettings(info, generate, pdf, cad, bool(previews))
+    return GameSettings(info, generate, pdf, cad, bool(previews), playtest=playtest)
+
+
+def playtest_stage(sections: Mapping[str, Mapping[str, Any]], info: Game, where: str, kit_players: int | None,
+                   deck_seed: int | None) -> Stage:
+    """The ``[playtest]`` section (and its game sub-table) for ``info``'s game: off (games 0)
+    unless it sets games, and off for a game with no rules engine yet."""
+    from generators.common import parse
+    from generators.common.play import AGENTS
+
+    table, named = game_table(sections, "playtest", info.name, where)
+    problems = [f"{where}: {named}: unknown key {k!r} (expected {', '.join(PLAYTEST)})" for k in table
+                if k not in PLAYTEST]
+    games = 0
+    try:
+        games = parse.parse_int(table.get("games", 0), f"{where}: {named} games", low=0, high=10_000_000)
+    except RequestError as err:
+        problems.extend(err.problems)
+    agents = table.get("agents", "greedy")
+    names = [a.strip() for a in agents.split(",")] if isinstance(agents, str) else []
+    if not names or any(a not in AGENTS for a in names):
+        problems.append(f"{where}: {named} agents: expected agent names separated by commas ({', '.join(AGENTS)}), "
+                        f"got {agents!r}")
+    seed = deck_seed if deck_seed is not None else 0
+    if "seed" in table:
+        try:
+            seed = parse.parse_int(table["seed"], f"{where}: {named} seed", low=0, high=2**63 - 1)
+        except RequestError as err:
+            problems.extend(err.problems)
+    players = None
+    if info.engine:
+        allowed = tuple(info.load_engine().PLAYERS)
+        if "players" in table:
+            try:
+                players = parse.parse_int(table["players"], f"{where}: {named} players", low=1, high=12)
+                if players not in allowed:
+                    problems.append(f"{where}: {named} players: {info.title} is played by "
+                                    f"{', '.join(map(str, allowed))} players, not {players}")
+            except RequestError as err:
+                problems.extend(err.problems)
+        else:
+            players = kit_players if kit_players in allowed else (4 if 4 in allowed else allowed[-1])
+    if problems:
+        raise RequestError(problems)
+    if not info.engine or games == 0:
+        return Stage({"games": 0}, {"games": 0})
+    raw = {"games": games, "players": players, "agents": ",".join(names), "seed": seed}
+    return Stage(raw, raw, frozenset(table))
 
 
 def cad_stage(table: Mapping[str, Any], where: str) -> Stage:

@@ -40,6 +40,10 @@ seed = 4
 
 [cad]
 profile = "ams"
+
+[playtest]
+games = 6
+players = 2
 """
 
 
@@ -76,7 +80,8 @@ def test_a_build_writes_the_whole_kit_and_a_manifest_of_it(built: Path) -> None:
     have = files(folder)
     for name in ("deck.json", "cards.pdf", "answers.pdf", "blocks.pdf", "report.html", "manifest.json",
                  "models/bom.csv", "models/ams/plate-01.3mf",
-                 "previews/contact-sheet.png", "previews/cards-01.png", "models/previews/ams/plate-01.png"):
+                 "previews/contact-sheet.png", "previews/cards-01.png", "models/previews/ams/plate-01.png",
+                 "playtest/playtest.json", "playtest/playtest.html", "playtest/games.parquet"):
         assert name in have, name
     assert any(n.startswith("models/stl/card-") for n in have)
     manifest = json.loads(have["manifest.json"])
@@ -520,3 +525,31 @@ def test_a_write_that_fails_part_way_names_its_file(tmp_path: Path, monkeypatch:
         runner._write(tmp_path / "kit", {"models/plate.3mf": b"x"})
     assert caught.value.errno == errno.ENOSPC
     assert caught.value.filename == str(tmp_path / "kit" / "models" / "plate.3mf")
+
+
+def test_a_build_plays_its_deck_when_the_profile_asks_and_the_report_says_what_it_found(built: Path) -> None:
+    folder = built / "out" / "puzzle-temple"
+    said = json.loads((folder / "playtest" / "playtest.json").read_text())
+    deck = (folder / "deck.json").read_bytes()
+    assert said["games"] == 6 and said["players"] == 2 and said["seed"] == 4  # the deck's seed by default
+    assert said["deck_sha256"] == hashlib.sha256(deck).hexdigest()
+    page = (folder / "report.html").read_text()
+    assert "<h2>Playtests</h2>" in page and 'href="playtest/playtest.html"' in page
+    assert all(f in page for f in said["findings"][:1])
+    assert "playtest" in state(folder)["stages"]
+
+
+def test_the_playtest_section_is_checked_and_off_for_a_game_without_rules_yet(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[playtest]\ngames = -1\nplayers = 7\nagents = "clever"\nlength = 3\n')
+    with pytest.raises(RequestError) as caught:
+        game_settings(GAMES["puzzle-temple"], read_profile(bad), str(bad), tmp_path)
+    said = " ".join(caught.value.problems)
+    for named in ("unknown key 'length'", "[playtest] games", "[playtest] agents", "[playtest] players"):
+        assert named in said, named
+    good = tmp_path / "good.toml"
+    good.write_text("[kit]\nplayers = 3\n[playtest]\ngames = 10\n")
+    settings = game_settings(GAMES["puzzle-temple"], read_profile(good), str(good), tmp_path)
+    assert settings.playtest.values == {"games": 10, "players": 3, "agents": "greedy", "seed": 0}
+    assert game_settings(GAMES["monolyth"], read_profile(good), str(good), tmp_path).playtest.values == {"games": 0}
+    assert game_settings(GAMES["puzzle-temple"], {}, "none", tmp_path).playtest.values == {"games": 0}
