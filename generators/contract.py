@@ -373,6 +373,13 @@ class Engine(Protocol):
         published game mixes them: what prices from play are mapped onto (empty: the
         game's cards print no points)."""
 
+    def compiled(self, state: Any, agents: tuple[str, ...], flat: bool,
+                 max_turns: int) -> tuple[Any, Sequence[Any]] | None:
+        """The game from ``state`` (``start``'s) played to its end by compiled code, with the
+        agents named in its seats, as ``generators.common.play.play`` would play it move for
+        move: the final state and the moves; None where the engine has no compiled games
+        for these agents."""
+
     def summary(self, state: Any) -> Any:
         """What ``insights`` needs of a finished game, small and picklable (``()``: none)."""
 

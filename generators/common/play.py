@@ -11,26 +11,35 @@ The look-ahead agents look ahead on ``Engine.determinise``: the cards they canno
 afresh at random, so that no agent peeks at a hidden hand or the next card of a pile.
 
 Every draw comes from a seed: the same engine, deck, players, seed and agents give the same
-game, move for move, and a game's move list replayed from its start gives the same end.
+game, move for move, and a game's move list replayed from its start gives the same end. The
+agents draw from ``rng.Rng`` streams of the game's seed, which compiled code can follow draw
+for draw (an engine's ``fast`` games are the same games).
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from generators.common.errors import RequestError
+from generators.common.rng import Rng, derive
 
 #: Turns after which a game that has not ended is stopped (and reported as such).
 MAX_TURNS = 1000
+#: Seat ``s``'s agent draws from stream ``AGENT_STREAM + s`` of the game's seed (``rng.derive``).
+AGENT_STREAM = 1000
+
+
+def agent_rng(seed: int, seat: int) -> Rng:
+    """What seat ``seat``'s agent draws from in game ``seed``."""
+    return Rng(derive(seed, AGENT_STREAM + seat))
 
 
 class Agent(Protocol):
     name: str
 
-    def choose(self, engine: Any, state: Any, seat: int, rng: random.Random) -> Any:
+    def choose(self, engine: Any, state: Any, seat: int, rng: Any) -> Any:
         """A legal move for ``seat`` (the seat to act)."""
 
 
@@ -40,7 +49,7 @@ class RandomAgent:
     def __init__(self, flat: bool = False) -> None:
         self.flat = flat  # (it reads no points either way)
 
-    def choose(self, engine: Any, state: Any, seat: int, rng: random.Random) -> Any:
+    def choose(self, engine: Any, state: Any, seat: int, rng: Any) -> Any:
         legal = engine.moves(state)
         return legal[rng.randrange(len(legal))]
 
@@ -51,7 +60,7 @@ class GreedyAgent:
     def __init__(self, flat: bool = False) -> None:
         self.flat = flat  # every card worth the same to it: the agents that price cards from play
 
-    def choose(self, engine: Any, state: Any, seat: int, rng: random.Random) -> Any:
+    def choose(self, engine: Any, state: Any, seat: int, rng: Any) -> Any:
         sampled = engine.determinise(state, seat, rng)  # what it cannot see, guessed: it peeks at nothing
         ranked = _ranked(engine, sampled, seat, engine.moves(state), self.flat)
         best = [m for v, m in ranked if v > ranked[0][0] - 1e-9]
@@ -77,7 +86,7 @@ class SearchAgent:
         self.depth = depth
         self.width = width
 
-    def choose(self, engine: Any, state: Any, seat: int, rng: random.Random) -> Any:
+    def choose(self, engine: Any, state: Any, seat: int, rng: Any) -> Any:
         sampled = engine.determinise(state, seat, rng)
         best: list[Any] = []
         top = float("-inf")
@@ -136,11 +145,20 @@ def shares_of(scores: Sequence[int]) -> tuple[float, ...]:
 
 
 def play(engine: Any, deck: Any, players: int, seed: int, agents: Sequence[Any], *, max_turns: int = MAX_TURNS,
-         checked: bool = False) -> Played:
+         checked: bool = False, compiled: bool = True) -> Played:
     """One game from ``seed``, each seat played by its agent. ``checked``: the engine's
-    invariants are checked after every move (``AssertionError`` naming the first broken)."""
+    invariants are checked after every move (``AssertionError`` naming the first broken).
+    ``compiled``: played by the engine's compiled games (``Engine.compiled``) where it has
+    them for these agents, and not ``checked`` (the same game, move for move)."""
     state = engine.start(deck, players, seed)
-    rngs = [random.Random(f"agent {seed} {s}") for s in range(players)]
+    flats = {a.flat for a in agents}
+    if compiled and not checked and len(flats) == 1:
+        fast = engine.compiled(state, tuple(a.name for a in agents), flats.pop(), max_turns)
+        if fast is not None:
+            final, played = fast
+            return Played(seed, tuple(a.name for a in agents), tuple(played), tuple(engine.scores(final)),
+                          tuple(engine.shares(final)), engine.turns(final), engine.over(final), final)
+    rngs = [agent_rng(seed, s) for s in range(players)]
     moves: list[Any] = []
     while not engine.over(state) and engine.turns(state) < max_turns:
         seat = engine.to_act(state)

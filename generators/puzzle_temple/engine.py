@@ -308,6 +308,11 @@ def scale(cards: int) -> list[tuple[int, int]]:
     return []
 
 
+def compiled(state: State, agents: tuple[str, ...], flat: bool, max_turns: int) -> None:
+    """None: a game is a few dozen choices, quick enough in Python."""
+    return None
+
+
 def summary(state: State) -> tuple[Any, ...]:
     """What ``insights`` reads of a game: the fastest solver (the most skilled seat), each
     seat's share of the win, and each round's die, cards and finishing order."""

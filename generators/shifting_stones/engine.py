@@ -36,6 +36,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from generators.common.errors import RequestError
+from generators.common.rng import Rng, derive
 from generators.shifting_stones.space import PAIRS
 from generators.shifting_stones.tiles import PLACES
 
@@ -173,7 +174,7 @@ def _drawn(state: State, n: int) -> State:
     for _ in range(n):
         if not draw and discard:
             pile = list(discard)
-            random.Random(f"shifting-stones {state.seed} shuffle {shuffles}").shuffle(pile)
+            Rng(derive(state.seed, shuffles)).shuffle(pile)
             draw, discard, shuffles = tuple(pile), (), shuffles + 1
         if not draw:
             break
@@ -322,6 +323,15 @@ def scale(cards: int) -> list[tuple[int, int]]:
     from generators.shifting_stones.scale import PUBLISHED_MIX, scaled
 
     return list(scaled(PUBLISHED_MIX, cards))
+
+
+def compiled(state: State, agents: tuple[str, ...], flat: bool, max_turns: int) -> tuple[State, list[Move]] | None:
+    """The game played by ``fast`` (random and greedy agents; None for any other)."""
+    from generators.shifting_stones import fast
+
+    if any(a not in fast.KINDS for a in agents):
+        return None
+    return fast.play(state, agents, flat, max_turns)
 
 
 def summary(state: State) -> tuple[()]:
