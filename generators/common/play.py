@@ -86,6 +86,11 @@ class SearchAgent:
         self.depth = depth
         self.width = width
 
+    @property
+    def plain(self) -> bool:
+        """Searching as by default (what an engine's compiled games play)."""
+        return (self.depth, self.width) == (2, 8)
+
     def choose(self, engine: Any, state: Any, seat: int, rng: Any) -> Any:
         sampled = engine.determinise(state, seat, rng)
         best: list[Any] = []
@@ -152,7 +157,7 @@ def play(engine: Any, deck: Any, players: int, seed: int, agents: Sequence[Any],
     them for these agents, and not ``checked`` (the same game, move for move)."""
     state = engine.start(deck, players, seed)
     flats = {a.flat for a in agents}
-    if compiled and not checked and len(flats) == 1:
+    if compiled and not checked and len(flats) == 1 and all(getattr(a, "plain", True) for a in agents):
         fast = engine.compiled(state, tuple(a.name for a in agents), flats.pop(), max_turns)
         if fast is not None:
             final, played = fast

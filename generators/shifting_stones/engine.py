@@ -326,7 +326,7 @@ def scale(cards: int) -> list[tuple[int, int]]:
 
 
 def compiled(state: State, agents: tuple[str, ...], flat: bool, max_turns: int) -> tuple[State, list[Move]] | None:
-    """The game played by ``fast`` (random and greedy agents; None for any other)."""
+    """The game played by ``fast`` (random, greedy and search agents; None for any other)."""
     from generators.shifting_stones import fast
 
     if any(a not in fast.KINDS for a in agents):

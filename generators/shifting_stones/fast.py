@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from generators.common.play import AGENT_STREAM
+from generators.common.play import AGENT_STREAM, SearchAgent
 from generators.common.rng import derive
 
 U = np.uint64
@@ -31,7 +31,7 @@ M2 = U(0x94D049BB133111EB)
 MASK = U(0xFFFFFFFFFFFFFFFF)
 
 #: Agents the compiled games play.
-KINDS = {"random": 0, "greedy": 1}
+KINDS = {"random": 0, "greedy": 1, "search": 2}
 
 SEAT, ACTED, TURN, ENDING, FINISHED, SHUFFLES, DRAW, DISCARD = range(8)
 #: Move codes: (kind, a, b, card); swap's a and b are places, flip's a is the place.
@@ -212,8 +212,51 @@ def _end_turn(seed: Any, sc: Any, hands: Any, hand_len: Any, draw: Any, discard:
 
 
 @njit(cache=True, nogil=True)
+def _values(seed: Any, grid: Any, hand: Any, n: int, base: float, may_pass: bool, sample_draw: Any, draw_n: int,
+            discard: Any, discard_n: int, shuffles: int, hand_size: int, pass_draw: int, worth: Any, pairs: Any,
+            nfits: Any, fit_len: Any, fit_place: Any, fit_face: Any, legal: Any, values: Any, scratch: Any) -> int:
+    """The legal moves of a seat holding ``hand[:n]`` with ``base`` points scored (into
+    ``legal``, in ``engine.moves``' order) and ``engine.value`` after each (into ``values``),
+    an end or a pass drawing from the deal ``sample_draw[:draw_n]`` (the discard pile
+    shuffled in as the engine does); their number."""
+    m = _moves(grid, hand, n, may_pass, pairs, legal, nfits, fit_len, fit_place, fit_face)
+    got = scratch[:8]
+    g2 = scratch[8:17]
+    for k in range(m):
+        kind = legal[k, 0]
+        if kind == SCORE or kind == SWAP or kind == FLIP:
+            c = legal[k, 3]
+            skip = 0
+            while hand[skip] != c:
+                skip += 1
+            if kind == SCORE:
+                values[k] = _hand_value(grid, hand, n, skip, got, 0, base + worth[c], worth, nfits, fit_len,
+                                        fit_place, fit_face)
+                continue
+            for p in range(9):
+                g2[p] = grid[p]
+            if kind == SWAP:
+                g2[legal[k, 1]] = grid[legal[k, 2]]
+                g2[legal[k, 2]] = grid[legal[k, 1]]
+            else:
+                g2[legal[k, 1]] = grid[legal[k, 1]] ^ 1
+            values[k] = _hand_value(g2, hand, n, skip, got, 0, base, worth, nfits, fit_len, fit_place, fit_face)
+        else:  # an end or a pass: the cards drawn from the deal
+            want = max(0, hand_size - n) if kind == END else pass_draw
+            sample_sc = np.zeros(8, np.int64)
+            sample_sc[DRAW] = draw_n
+            sample_sc[DISCARD] = discard_n
+            sample_sc[SHUFFLES] = shuffles
+            d = sample_draw.copy()
+            pile = discard[:max(discard_n, 1)].copy()
+            got_n = _draw_into(seed, sample_sc, d, pile, want, got)
+            values[k] = _hand_value(grid, hand, n, -1, got, got_n, base, worth, nfits, fit_len, fit_place, fit_face)
+    return m
+
+
+@njit(cache=True, nogil=True)
 def _play(seed: Any, agent_seeds: Any, kinds: Any, flat: bool, max_turns: int, target: int, hand_size: int,
-          pass_draw: int, points: Any, nfits: Any, fit_len: Any, fit_place: Any, fit_face: Any, pairs: Any,
+          pass_draw: int, width: int, points: Any, nfits: Any, fit_len: Any, fit_place: Any, fit_face: Any, pairs: Any,
           grid: Any, hands: Any, hand_len: Any, draw: Any, discard: Any, sc: Any, passed: Any, scored: Any,
           scored_len: Any, dealt: Any, held: Any) -> Any:
     """A whole game from the state given (changed in place): the moves played (kind, a, b,
@@ -232,11 +275,13 @@ def _play(seed: Any, agent_seeds: Any, kinds: Any, flat: bool, max_turns: int, t
     values = np.empty(most, np.float64)
     unseen = np.empty(cards, np.int64)
     sample_draw = np.empty(cards, np.int64)
-    sample_discard = np.empty(cards, np.int64)
-    sample_sc = np.empty(8, np.int64)
-    got = np.empty(8, np.int64)
     best = np.empty(most, np.int64)
-    g2 = np.empty(9, np.int64)
+    scratch = np.empty(cards + 16, np.int64)
+    hand1 = np.empty(cards, np.int64)
+    grid1 = np.empty(9, np.int64)
+    discard1 = np.empty(cards, np.int64)
+    legal1 = np.zeros((most, 4), np.int64)
+    values1 = np.empty(most, np.float64)
     played = 0
     while sc[FINISHED] == 0 and sc[TURN] < max_turns:
         seat = sc[SEAT]
@@ -247,7 +292,7 @@ def _play(seed: Any, agent_seeds: Any, kinds: Any, flat: bool, max_turns: int, t
         if kinds[seat] == 0:  # random: any legal move
             m = _moves(grid, hand, n, may_pass, pairs, legal, nfits, fit_len, fit_place, fit_face)
             choice = _below(rng, m)
-        else:  # greedy, on a deal of the cards it cannot see
+        else:  # greedy or search, on a deal of the cards it cannot see
             u = 0
             for s in range(players):
                 if s != seat:
@@ -268,58 +313,72 @@ def _play(seed: Any, agent_seeds: Any, kinds: Any, flat: bool, max_turns: int, t
             base = 0.0
             for i in range(scored_len[seat]):
                 base += worth[scored[seat, i]]
-            m = _moves(grid, hand, n, may_pass, pairs, legal, nfits, fit_len, fit_place, fit_face)
-            for k in range(m):
-                kind = legal[k, 0]
-                if kind == SCORE:
-                    c = legal[k, 3]
-                    skip = 0
-                    while hand[skip] != c:
-                        skip += 1
-                    values[k] = _hand_value(grid, hand, n, skip, got, 0, base + worth[c], worth, nfits, fit_len,
-                                            fit_place, fit_face)
-                elif kind == SWAP or kind == FLIP:
-                    c = legal[k, 3]
-                    skip = 0
-                    while hand[skip] != c:
-                        skip += 1
-                    for p in range(9):
-                        g2[p] = grid[p]
-                    if kind == SWAP:
-                        g2[legal[k, 1]] = grid[legal[k, 2]]
-                        g2[legal[k, 2]] = grid[legal[k, 1]]
-                    else:
-                        g2[legal[k, 1]] = grid[legal[k, 1]] ^ 1
-                    values[k] = _hand_value(g2, hand, n, skip, got, 0, base, worth, nfits, fit_len, fit_place,
-                                            fit_face)
-                else:  # end or pass: the cards drawn from the deal
-                    want = max(0, hand_size - n) if kind == END else pass_draw
-                    for i in range(8):
-                        sample_sc[i] = sc[i]
-                    sample_sc[DRAW] = u - at
-                    for i in range(sc[DISCARD]):
-                        sample_discard[i] = discard[i]
-                    d = sample_draw.copy()
-                    got_n = _draw_into(seed, sample_sc, d, sample_discard, want, got)
-                    values[k] = _hand_value(grid, hand, n, -1, got, got_n, base, worth, nfits, fit_len, fit_place,
-                                            fit_face)
-            top = values[0]
-            for k in range(1, m):
-                if values[k] > top:
-                    top = values[k]
-            nb = 0
-            for k in range(m):  # the best, by value then in the moves' order (engine: sorted by (-value, order))
-                if values[k] > top - 1e-9:
-                    best[nb] = k
-                    nb += 1
-            for i in range(1, nb):  # a stable sort by value, highest first
-                j = i
-                while j > 0 and values[best[j - 1]] < values[best[j]]:
-                    t = best[j - 1]
-                    best[j - 1] = best[j]
-                    best[j] = t
-                    j -= 1
-            choice = best[_below(rng, nb)]
+            m = _values(seed, grid, hand, n, base, may_pass, sample_draw, u - at, discard, sc[DISCARD], sc[SHUFFLES],
+                        hand_size, pass_draw, worth, pairs, nfits, fit_len, fit_place, fit_face, legal, values,
+                        scratch)
+            if kinds[seat] == 1:  # greedy: the best by one step
+                top = values[0]
+                for k in range(1, m):
+                    if values[k] > top:
+                        top = values[k]
+                nb = 0
+                for k in range(m):  # the best, by value then in the moves' order (engine: sorted by (-value, order))
+                    if values[k] > top - 1e-9:
+                        best[nb] = k
+                        nb += 1
+                for i in range(1, nb):  # a stable sort by value, highest first
+                    j = i
+                    while j > 0 and values[best[j - 1]] < values[best[j]]:
+                        t = best[j - 1]
+                        best[j - 1] = best[j]
+                        best[j] = t
+                        j -= 1
+                choice = best[_below(rng, nb)]
+            else:  # search: the best few by one step, each looked at one move further
+                order = np.argsort(-values[:m], kind="mergesort")
+                top = -np.inf
+                nb = 0
+                for r in range(min(width, m)):
+                    k = order[r]
+                    v = values[k]
+                    kind = legal[k, 0]
+                    if kind == SCORE or kind == SWAP or kind == FLIP:  # the seat moves again: its best next move
+                        c = legal[k, 3]
+                        n1 = 0
+                        for i in range(n):
+                            if hand[i] != c:
+                                hand1[n1] = hand[i]
+                                n1 += 1
+                        for p in range(9):
+                            grid1[p] = grid[p]
+                        base1 = base
+                        d1 = sc[DISCARD]
+                        for i in range(d1):
+                            discard1[i] = discard[i]
+                        if kind == SCORE:
+                            base1 = base + worth[c]
+                        else:
+                            if kind == SWAP:
+                                grid1[legal[k, 1]] = grid[legal[k, 2]]
+                                grid1[legal[k, 2]] = grid[legal[k, 1]]
+                            else:
+                                grid1[legal[k, 1]] = grid[legal[k, 1]] ^ 1
+                            discard1[d1] = c
+                            d1 += 1
+                        m1 = _values(seed, grid1, hand1, n1, base1, False, sample_draw, u - at, discard1, d1,
+                                     sc[SHUFFLES], hand_size, pass_draw, worth, pairs, nfits, fit_len, fit_place,
+                                     fit_face, legal1, values1, scratch)
+                        for k1 in range(m1):
+                            if values1[k1] > v:
+                                v = values1[k1]
+                    if v > top + 1e-9:
+                        top = v
+                        best[0] = k
+                        nb = 1
+                    elif v > top - 1e-9:
+                        best[nb] = k
+                        nb += 1
+                choice = best[_below(rng, nb)]
         kind = legal[choice, 0]
         if played == moves_out.shape[0]:
             grown = np.empty((2 * played, 4), np.int64)
@@ -415,8 +474,9 @@ def play(state: Any, agents: tuple[str, ...], flat: bool, max_turns: int) -> tup
     seeds = np.array([derive(state.seed, AGENT_STREAM + s) for s in range(players)], np.uint64)
     kinds = np.array([KINDS[a] for a in agents], np.int64)
     played = _play(U(state.seed), seeds, kinds, flat, max_turns, engine.TARGET[players], engine.HAND,
-                   engine.PASS_DRAW, points, nfits, fit_len, fit_place, fit_face, np.array(PAIRS, np.int64), grid,
-                   hands, hand_len, draw, discard, sc, passed, scored, scored_len, dealt, held)
+                   engine.PASS_DRAW, SearchAgent().width, points, nfits, fit_len, fit_place, fit_face,
+                   np.array(PAIRS, np.int64), grid, hands, hand_len, draw, discard, sc, passed, scored, scored_len,
+                   dealt, held)
     moves: list[tuple[Any, ...]] = []
     for kind, a, b, c in played.tolist():
         moves.append((("score", c), ("swap", a, b, c), ("flip", a, c), engine.END, engine.PASS)[kind])

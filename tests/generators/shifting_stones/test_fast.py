@@ -21,7 +21,7 @@ def deck() -> Deck:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-@pytest.mark.parametrize("agents", [["greedy"], ["random"], ["greedy", "random"]])
+@pytest.mark.parametrize("agents", [["greedy"], ["random"], ["greedy", "random"], ["search", "greedy"]])
 @pytest.mark.parametrize("flat", [False, True])
 def test_compiled_games_are_the_python_games_move_for_move(deck: Deck, players: int, agents: list[str],
                                                           flat: bool) -> None:
@@ -37,6 +37,8 @@ def test_compiled_games_are_the_python_games_move_for_move(deck: Deck, players: 
 
 def test_a_game_the_compiled_code_cannot_play_is_played_in_python(deck: Deck) -> None:
     state = engine.start(deck, 2, 1)
-    assert engine.compiled(state, ("search", "greedy"), False, 50) is None
-    played = play(engine, deck, 2, 1, [SearchAgent(), *agents_from(["greedy"], 1)], max_turns=6)
+    assert engine.compiled(state, ("mystery", "greedy"), False, 50) is None
+    deeper = SearchAgent(depth=3)
+    assert not deeper.plain and SearchAgent().plain
+    played = play(engine, deck, 2, 1, [deeper, *agents_from(["greedy"], 1)], max_turns=6)
     assert played.agents == ("search", "greedy") and played.turns == 6
