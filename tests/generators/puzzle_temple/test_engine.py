@@ -169,7 +169,14 @@ def test_a_determinised_state_hides_the_pile_and_the_race_to_come_and_nothing_el
     state = engine.start(deck, 4, seed=12)
     sample = engine.determinise(state, 2, random.Random(1))
     assert engine.seen(sample, 2) == engine.seen(state, 2) and not engine.check(sample)
-    assert sample.pile != state.pile and sample.chance != state.chance
+    assert sample.pile == state.pile and sample.chance != state.chance  # the pile is drawn from at random
+    move = engine.moves(state)[0]
+    while engine.to_act(state) == engine.to_act(sample) and not engine.over(state):  # to the next round
+        if len(engine.apply(state, move).played) > len(state.played):
+            break
+        state, sample = engine.apply(state, move), engine.apply(sample, move)
+        move = engine.moves(state)[0]
+    assert engine.apply(state, move).played[-1] != engine.apply(sample, move).played[-1]  # another draw, die, race
 
 
 def test_an_agent_chooses_from_what_its_seat_sees_and_never_peeks(deck: Deck) -> None:
