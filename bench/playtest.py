@@ -1,14 +1,19 @@
-"""Benchmark: simulated playtests of a 72-card Shifting Stones deck, run by hand::
+"""Benchmark: simulated playtests, run by hand::
 
-    .venv/bin/python bench/playtest.py [--games 200]
+    .venv/bin/python bench/playtest.py [--games 10000]
 
-Measures, on this machine, in one process (one worker):
+Measures, on this machine (compilation done before any clock starts):
 
-1. greedy agents in all four seats: games a second, and the time 10,000 games would take
-   against the target of 60 s (the ratio: over 1 misses it);
-2. the search agent against greedy, two players: games a second against the target of 20;
-3. memory: the process's peak resident size after ``--games`` and after twice as many
-   (``games.parquet`` rows are kept, the states are not: it should stay flat).
+1. Shifting Stones (the 72-card sample), greedy agents in all four seats: ``--games`` games
+   compiled, in one process, against the target of 10,000 in 60 s; and, as the peer in the
+   same run, a few hundred of the same games played by the Python engine (the ratio is the
+   compiled code's gain; every move the same, see tests/generators/shifting_stones/test_fast.py);
+2. Shifting Stones, the search agent against greedy, two players: games a second against
+   the target of 20 (compiled, and its Python peer);
+3. Puzzle Temple (the 36-card sample), greedy agents, four players: ``--games`` games through
+   ``play_all`` with one worker and with two, against the target of 10,000 in 30 s;
+4. memory: the process's peak resident size after a playtest of ``--games // 10`` games and
+   after one twice as long (rows are kept, states are not: it should stay flat).
 """
 
 from __future__ import annotations
@@ -24,34 +29,59 @@ sys.path.insert(0, str(ROOT))
 
 from generators.common.play import GreedyAgent, SearchAgent, play  # noqa: E402
 from generators.common.playtest import Request, play_all  # noqa: E402
-from generators.shifting_stones import engine  # noqa: E402
-from generators.shifting_stones.deck import read_deck  # noqa: E402
+from generators.puzzle_temple import engine as temple  # noqa: E402
+from generators.puzzle_temple.deck import read_deck as read_temple  # noqa: E402
+from generators.shifting_stones import engine as stones  # noqa: E402
+from generators.shifting_stones.deck import read_deck as read_stones  # noqa: E402
 
-DECK = ROOT / "tests" / "data" / "shifting-stones-72-seed-1.json"
+DATA = ROOT / "tests" / "data"
+
+
+def rate(games: int, run: object) -> float:
+    started = time.perf_counter()
+    for seed in range(games):
+        run(seed)  # type: ignore[operator]
+    return games / (time.perf_counter() - started)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=200, help="games of each kind (default 200)")
+    parser.add_argument("--games", type=int, default=10_000, help="games of the timed runs (default 10,000)")
     args = parser.parse_args()
-    deck = read_deck(DECK)
-    started = time.perf_counter()
-    for seed in range(args.games):
-        play(engine, deck, 4, seed, [GreedyAgent() for _ in range(4)])
-    rate = args.games / (time.perf_counter() - started)
-    print(f"greedy, 4 players: {rate:.1f} games/s; 10,000 games in {10_000 / rate:.0f} s "
-          f"(target 60 s: ratio {10_000 / rate / 60:.1f})")
-    n = max(1, args.games // 10)
-    started = time.perf_counter()
-    for seed in range(n):
-        play(engine, deck, 2, seed, [SearchAgent(), GreedyAgent()])
-    rate = n / (time.perf_counter() - started)
-    print(f"search against greedy, 2 players: {rate:.2f} games/s (target 20: ratio {20 / rate:.1f})")
+    deck = read_stones(DATA / "shifting-stones-72-seed-1.json")
+    play(stones, deck, 4, 0, [GreedyAgent() for _ in range(4)])  # compiled (or loaded from numba's cache) first
+    play(stones, deck, 2, 0, [SearchAgent(), GreedyAgent()])
+
+    fast = rate(args.games, lambda s: play(stones, deck, 4, s, [GreedyAgent() for _ in range(4)]))
+    peer = rate(200, lambda s: play(stones, deck, 4, s, [GreedyAgent() for _ in range(4)], compiled=False))
+    print(f"Shifting Stones, greedy, 4 players: {fast:.0f} games/s compiled, {peer:.1f} in Python "
+          f"(x{fast / peer:.0f}); 10,000 games in {10_000 / fast:.1f} s on one core "
+          f"(target 60 s: {60 * fast / 10_000:.1f}x inside it)")
+
+    def duel(compiled: bool) -> object:
+        def one(seed: int) -> None:
+            seats = [SearchAgent(), GreedyAgent()] if seed % 2 == 0 else [GreedyAgent(), SearchAgent()]
+            play(stones, deck, 2, seed, seats, compiled=compiled)
+        return one
+
+    fast = rate(max(1, args.games // 10), duel(True))
+    peer = rate(20, duel(False))
+    print(f"Shifting Stones, search against greedy, 2 players: {fast:.0f} games/s compiled, {peer:.1f} in Python "
+          f"(x{fast / peer:.0f}; target 20: {fast / 20:.1f}x over it)")
+
+    locks = read_temple(DATA / "puzzle-temple-36-seed-1.json")
+    for workers in (1, 2):
+        started = time.perf_counter()
+        rows = play_all(temple.__name__, locks, Request(4, args.games // 2, 1, ("greedy",)), workers)
+        took = time.perf_counter() - started  # (play_all plays the request's games twice: seats, then pricing)
+        print(f"Puzzle Temple, greedy, 4 players, {workers} worker{'s' if workers > 1 else ''}: {len(rows)} games in "
+              f"{took:.1f} s; 10,000 games in {10_000 * took / len(rows):.1f} s (target 30 s)")
+
     memory = []
-    for games in (args.games, 2 * args.games):
-        play_all(engine.__name__, deck, Request(2, games, 1, ("greedy",)))
+    for games in (args.games // 10, args.games // 5):
+        play_all(stones.__name__, deck, Request(2, games, 1, ("greedy",)))
         memory.append(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
-    print(f"peak memory after {args.games} and {2 * args.games} playtest games: {memory[0]:.0f} MB and "
+    print(f"peak memory after playtests of {args.games // 10} and {args.games // 5} games: {memory[0]:.0f} MB and "
           f"{memory[1]:.0f} MB (ratio {memory[1] / memory[0]:.2f})")
     return 0
 

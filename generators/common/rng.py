@@ -17,6 +17,7 @@ live in C).
 
 from __future__ import annotations
 
+import math
 from collections.abc import MutableSequence
 from typing import Any
 
@@ -65,6 +66,16 @@ class Rng:
         for i in range(len(items) - 1, 0, -1):
             j = self.randbelow(i + 1)
             items[i], items[j] = items[j], items[i]
+
+    def random(self) -> float:
+        """Uniform in ``[0, 1)``: the draw's top 53 bits."""
+        return (self.next64() >> 11) * 2.0 ** -53
+
+    def gauss(self, mu: float = 0.0, sigma: float = 1.0) -> float:
+        """Normal, by Box and Muller's transform (two draws, the cosine branch)."""
+        u = 1.0 - self.random()  # (0, 1]: a logarithm to take
+        v = self.random()
+        return mu + sigma * math.sqrt(-2.0 * math.log(u)) * math.cos(2.0 * math.pi * v)
 
     def getrandbits(self, k: int) -> int:
         """``k`` (1-64) random bits."""

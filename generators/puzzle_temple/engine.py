@@ -48,6 +48,7 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from generators.common.errors import RequestError
+from generators.common.rng import Rng, derive
 
 PLAYERS = (2, 3, 4)
 ROUNDS = 9
@@ -126,7 +127,19 @@ def _with(state: State, **changes: Any) -> State:
     return new
 
 
+_TABLES: dict[int, tuple[Any, Table]] = {}
+
+
 def _table(deck: Any) -> Table:
+    """``table_of(deck)``, kept for the deck last seen (a playtest plays one deck)."""
+    hit = _TABLES.get(id(deck))
+    if hit is None or hit[0] is not deck:
+        _TABLES.clear()
+        hit = _TABLES[id(deck)] = (deck, table_of(deck))
+    return hit[1]
+
+
+def table_of(deck: Any) -> Table:
     bits = []
     for n, card in enumerate(deck.cards):
         faces = {f.die: f.difficulty for f in card.faces}
@@ -159,7 +172,7 @@ def start(deck: Any, players: int, seed: int) -> State:
     return _next_round(state)
 
 
-def solve_time(bits: float, skill: float, rng: random.Random) -> float:
+def solve_time(bits: float, skill: float, rng: Rng) -> float:
     """A player's seconds to cover a lock face rated ``bits``, drawn from the race model."""
     return float((READ + PACE * 2.0 ** bits / skill) * math.exp(rng.gauss(0.0, SPREAD)))
 
@@ -169,11 +182,11 @@ def _next_round(state: State) -> State:
     players = len(state.at)
     while len(state.played) < state.rounds:
         number = len(state.played)
-        rng = random.Random(f"puzzle-temple race {state.chance} {number}")
+        rng = Rng(derive(state.chance, number))
         left = list(state.pile)
-        cards = tuple(left.pop(rng.randrange(len(left))) for _ in range(players))  # seat 0 draws first
+        cards = tuple(left.pop(rng.randbelow(len(left))) for _ in range(players))  # seat 0 draws first
         pile = tuple(left)
-        die = rng.randint(1, 6)
+        die = 1 + rng.randbelow(6)
         times = [solve_time(state.table.bits[c][die - 1], state.skills[s], rng) for s, c in enumerate(cards)]
         deadline = MINUTE if min(times) <= MINUTE else 2 * MINUTE
         order = tuple(sorted((s for s in range(players) if times[s] <= deadline), key=lambda s: (times[s], s)))
@@ -266,7 +279,7 @@ def seen(state: State, seat: int) -> tuple[Any, ...]:
             state.skills)
 
 
-def determinise(state: State, seat: int, rng: random.Random) -> State:
+def determinise(state: State, seat: int, rng: Any) -> State:
     """The rounds to come drawn afresh: the cards each seat will draw from the pile, the dice
     and the race (the pile is kept in deck order and drawn from at random, so a fresh
     ``chance`` is a fresh shuffle)."""
