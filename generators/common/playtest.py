@@ -96,20 +96,57 @@ def _one(spec: tuple[str, Any, Request, str], index: int) -> Row:
 
 
 def play_all(module: str, deck: Any, request: Request, workers: int = 1,
-             progress: Callable[[int, int], None] | None = None) -> list[Row]:
+             progress: Callable[[int, int], None] | None = None,
+             kinds: tuple[str, ...] = ("seat", "pricing")) -> list[Row]:
     """Every game of the request (seat games, then pricing games), in order."""
     from generators.common.pool import Pool
 
-    total = 2 * request.games
+    total = len(kinds) * request.games
     rows: list[Row] = []
     with Pool(workers) as pool:
-        for kind in ("seat", "pricing"):
+        for kind in kinds:
             chunk = max(1, request.games // (8 * max(1, pool.workers)))
             for row in pool.imap(_one, (module, deck, request, kind), range(request.games), chunk=chunk):
                 rows.append(row)
                 if progress is not None:
                     progress(len(rows), total)
     return rows
+
+
+def efforts(rows: Sequence[Row], cards: int) -> tuple[list[int], list[int], list[float | None]]:
+    """Per card over ``rows``: times dealt, times scored, and its value in play (the effort
+    for each time it is scored: held / scored; None when never scored)."""
+    dealt = [sum(r.events[i][0] for r in rows) for i in range(cards)]
+    scored = [sum(r.events[i][1] for r in rows) for i in range(cards)]
+    held = [sum(r.events[i][2] for r in rows) for i in range(cards)]
+    return dealt, scored, [held[i] / scored[i] if scored[i] else None for i in range(cards)]
+
+
+def suggest(value: Sequence[float | None], dealt: Sequence[int], mix: Sequence[int]) -> list[int | None]:
+    """The points ``mix`` (lowest first) handed out easiest first: the least effort in play
+    first, never scored last (the dearest), ties by more dealt, then deck order (None for
+    every card when the mix is empty)."""
+    order = sorted(range(len(value)), key=lambda i: (value[i] is None, value[i] or 0.0, -dealt[i], i))
+    suggested: list[int | None] = [None] * len(value)
+    for rank, i in enumerate(order):
+        suggested[i] = mix[min(rank, len(mix) - 1)] if mix else None
+    return suggested
+
+
+#: Players at the table of the games ``prices`` plays.
+PRICING_PLAYERS = 4
+
+
+def prices(module: str, deck: Any, points: Sequence[int], games: int, seed: int,
+           workers: int = 1) -> list[int]:
+    """``points`` (a mix, one value a card) given out to the deck's cards by their effort in
+    ``games`` pricing games (``PRICING_PLAYERS`` greedy agents blind to the points): what
+    ``generate --price play`` prints and its verifier checks. The deck's own points play no
+    part in those games, so they can be priced and re-priced alike."""
+    request = Request(PRICING_PLAYERS, games, seed, ("greedy",))
+    rows = play_all(module, deck, request, workers, kinds=("pricing",))
+    dealt, _, value = efforts(rows, len(points))
+    return [int(p) for p in suggest(value, dealt, sorted(points))]  # type: ignore[arg-type]
 
 
 def wilson(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -173,16 +210,9 @@ def report(game: Any, engine: Any, deck: Any, request: Request, rows: Sequence[R
         findings.append(f"{unended} of {len(rows)} games had not ended after {MAX_TURNS} turns: a state the "
                         f"agents could not play out (the rules may not cover it).")
     ids = list(engine.card_events(engine.start(deck, players, request.seed)).keys())
-    dealt = [sum(r.events[i][0] for r in pricing) for i in range(len(ids))]
-    scored = [sum(r.events[i][1] for r in pricing) for i in range(len(ids))]
-    held = [sum(r.events[i][2] for r in pricing) for i in range(len(ids))]
-    value = [held[i] / scored[i] if scored[i] else None for i in range(len(ids))]
+    dealt, scored, value = efforts(pricing, len(ids))
     mix, source = _mix(engine, deck, len(ids))
-    # easiest first: most scored for the turns held; never scored last (the dearest), then by deck order
-    order = sorted(range(len(ids)), key=lambda i: (value[i] is None, value[i] or 0.0, -dealt[i], i))
-    suggested: list[int | None] = [None] * len(ids)
-    for rank, i in enumerate(order):
-        suggested[i] = mix[min(rank, len(mix) - 1)] if mix else None
+    suggested = suggest(value, dealt, mix)
     printed = list(engine.printed(deck))
     cards = []
     for i, card_id in enumerate(ids):

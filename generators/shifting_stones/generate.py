@@ -21,7 +21,9 @@
    (``balance``).
 3. Points. The cards, sorted by difficulty, get the mix's points in rising order: no card is
    harder than a card worth more (shaped like the published deck, each card's points are
-   then those the absolute scale gives it wherever the pool allowed).
+   then those the absolute scale gives it wherever the pool allowed). With ``--price play``
+   the same mix is then given out again by each card's effort in play (four-player games
+   of greedy agents blind to the points, ``playtest.prices``), the cards kept in order.
 """
 
 from __future__ import annotations
@@ -372,5 +374,20 @@ def generate(spec: Spec, progress: Callable[[int, int], None] | None = None) -> 
                                                                      cp[0].index))
     cards = tuple(Card(number, c.pattern, p, c.measure.difficulty, c.measure.shown, c.measure.max)
                   for number, (c, p) in enumerate(priced, start=1))
-    return Deck(cards, spec.tiles, spec.seed, spec.parameters(), deckfile.versions())
+    deck = Deck(cards, spec.tiles, spec.seed, spec.parameters(), deckfile.versions())
+    if spec.price[0] == "play":
+        deck = priced_by_play(deck, spec.price[1], spec.workers)
+    return deck
+
+
+def priced_by_play(deck: Deck, games: int, workers: int = 1) -> Deck:
+    """The deck with its mix of points given out again by each card's effort in ``games``
+    pricing games (``playtest.prices``), the cards in the same order."""
+    from dataclasses import replace
+
+    from generators.common.playtest import prices
+
+    points = prices("generators.shifting_stones.engine", deck, [int(c.points) for c in deck.cards],  # type: ignore[arg-type]
+                    games, deck.seed or 0, workers)
+    return replace(deck, cards=tuple(replace(c, points=p) for c, p in zip(deck.cards, points)))
 

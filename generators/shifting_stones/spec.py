@@ -58,6 +58,26 @@ PUBLISHED_SHAPE = "published"
 LIKE_SHAPE = "like"
 
 
+#: ``--price play``'s games when it names none.
+PLAY_GAMES = 2000
+
+
+def _price(value: Any, label: str) -> tuple[str, int]:
+    """``exact`` or ``play[:GAMES]``."""
+    text = str(value).strip().lower()
+    if text == "exact":
+        return ("exact", 0)
+    if text == "play":
+        return ("play", PLAY_GAMES)
+    if text.startswith("play:"):
+        return ("play", parse.parse_int(text[5:], label, low=1, high=1_000_000))
+    raise RequestError(f"{label}: expected exact, play or play:GAMES, got {value!r}")
+
+
+def price_text(price: tuple[str, int]) -> str:
+    return "exact" if price[0] == "exact" else f"play:{price[1]}"
+
+
 def _like(value: Any, label: str) -> Any:
     from generators.shifting_stones.reference import read_reference
 
@@ -82,6 +102,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("like", _like, None, "make a deck like this one: its tiles and points mix become the defaults, "
            "and the cards follow its difficulty distribution, stones per pattern and window shapes, "
            "none of its patterns repeated", metavar="DECK.json", default_text="none", path=True),
+    Option("price", _price, "exact", "how the mix's points are given out: `exact`, by each card's exact difficulty "
+           "(the least actions from a random grid: the published deck's measure); `play[:GAMES]`, by what each card "
+           f"costs in play: GAMES (default {PLAY_GAMES}) four-player games of greedy agents blind to the points, as "
+           "`templeforge playtest` prices cards (verify plays them again)", metavar="exact|play[:GAMES]"),
     output(DEFAULT_OUT, DECK_NAME),
 )
 
@@ -101,6 +125,8 @@ class Spec:
         workers: processes that measure candidates (the deck does not depend on it).
         like: a reference deck (``reference.Reference``) whose shape and difficulties the
             deck follows, or None.
+        price: how the mix's points are given out: ("exact", 0), by exact difficulty, or
+            ("play", GAMES), by effort in GAMES four-player games (``playtest.prices``).
     """
 
     tiles: TileSet = PUBLISHED
@@ -111,6 +137,7 @@ class Spec:
     attempts: int | None = None
     workers: int = 1
     like: Any = None
+    price: tuple[str, int] = ("exact", 0)
 
     @classmethod
     def from_values(cls, values: Mapping[str, Any], given: frozenset[str] = frozenset()) -> Spec:
@@ -138,7 +165,8 @@ class Spec:
         elif "cards" not in given:
             cards = sum(n for _, n in mix)
         workers = values["workers"] if values["workers"] is not None else default_workers()
-        return cls(tiles, cards, mix, values["stones"], values["seed"], values["attempts"], workers, like)
+        return cls(tiles, cards, mix, values["stones"], values["seed"], values["attempts"], workers, like,
+                   values.get("price", ("exact", 0)))
 
     @property
     def budget(self) -> int:
@@ -171,5 +199,8 @@ class Spec:
         shape = LIKE_SHAPE if self.like is not None else PUBLISHED_SHAPE
         shown = {"tiles": self.tiles.title, "mix": mix_text(self.mix), "attempts": self.budget,
                  "stones": shape if self.stones is None else list(self.stones),
-                 "like": self.like.source if self.like is not None else None}
-        return recorded(OPTIONS, {o.name: shown.get(o.name, getattr(self, o.name, None)) for o in OPTIONS})
+                 "like": self.like.source if self.like is not None else None, "price": price_text(self.price)}
+        out = recorded(OPTIONS, {o.name: shown.get(o.name, getattr(self, o.name, None)) for o in OPTIONS})
+        if self.price[0] == "exact":
+            del out["price"]  # (as decks made before the option say it)
+        return out

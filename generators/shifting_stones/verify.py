@@ -450,6 +450,27 @@ def point_problems(deck: Deck, checks: Sequence[CardCheck], inversions: bool = T
     return out
 
 
+def play_problems(deck: Deck) -> list[str]:
+    """A deck priced by play (``parameters.price`` ``play:GAMES``): its pricing games played
+    again, and every card whose points are not the ones they give."""
+    from generators.common.errors import RequestError
+    from generators.shifting_stones.generate import priced_by_play
+
+    games = int(str(deck.parameters["price"]).split(":")[1])
+    if any(c.points is None for c in deck.cards):
+        return ["points: parameters.price is play, but some cards have no points"]
+    try:
+        again = priced_by_play(deck, games)
+    except RequestError as err:
+        return [f"parameters.price: its games cannot be played again: {err}"]
+    wrong = [(c, a) for c, a in zip(deck.cards, again.cards) if c.points != a.points]
+    out = [f"points: card {c.id} is worth {c.points}, its effort in {games} pricing games gives it {a.points}"
+           for c, a in wrong[:5]]
+    if len(wrong) > 5:
+        out.append(f"points: {len(wrong) - 5} more cards are not priced as their play gives")
+    return out
+
+
 def parameter_problems(deck: Deck) -> list[str]:
     out = []
     params = deck.parameters
@@ -510,7 +531,10 @@ def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck
             rules.append(f"card {k.card} shows on exactly the grids card {first[k.key]} shows (the same pattern)")
         first.setdefault(k.key, k.card)
     mine = hand_written(deck)
-    rules += point_problems(deck, checks, inversions=strict or not mine)
+    by_play = str(deck.parameters.get("price", "exact")).startswith("play:")
+    rules += point_problems(deck, checks, inversions=(strict or not mine) and not by_play)
+    if by_play:
+        rules += play_problems(deck)
     rules += parameter_problems(deck)
     usage = Counter(f for c in deck.cards for f in c.pattern.fixed)
     return DeckCheck(checks, tuple(rules), {name: usage[i] for i, name in enumerate(deck.tiles.faces)},
