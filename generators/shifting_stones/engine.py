@@ -331,7 +331,7 @@ def compiled(state: State, agents: tuple[str, ...], flat: bool, max_turns: int) 
 
     if any(a not in fast.KINDS for a in agents):
         return None
-    return fast.play(state, agents, flat, max_turns)
+    return fast.play(state, agents, flat, max_turns, (TARGET[len(state.hands)], HAND, PASS_DRAW), (END, PASS))
 
 
 def summary(state: State) -> tuple[()]:

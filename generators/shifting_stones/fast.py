@@ -438,13 +438,14 @@ def tables(table: Any) -> tuple[np.ndarray, ...]:
     return np.array(table.points, np.int64), nfits, fit_len, fit_place, fit_face
 
 
-def play(state: Any, agents: tuple[str, ...], flat: bool, max_turns: int) -> tuple[Any, list[tuple[Any, ...]]]:
-    """The game from ``state`` (``engine.start``'s) with ``agents`` (random or greedy) in its
-    seats: the final state (an ``engine.State``) and the moves played, as the engine writes
-    them."""
+def play(state: Any, agents: tuple[str, ...], flat: bool, max_turns: int, rules: tuple[int, int, int],
+         ends: tuple[tuple[Any, ...], tuple[Any, ...]]) -> tuple[Any, list[tuple[Any, ...]]]:
+    """The game from ``state`` (``engine.start``'s) with ``agents`` (random, greedy or search)
+    in its seats, under ``rules`` (the cards scored that end the game, the hand drawn up to,
+    the cards a pass draws): the final state (an ``engine.State``) and the moves played, as
+    the engine writes them (``ends``: its end and pass moves)."""
     from dataclasses import replace
 
-    from generators.shifting_stones import engine
     from generators.shifting_stones.space import PAIRS
 
     table = state.table
@@ -473,13 +474,14 @@ def play(state: Any, agents: tuple[str, ...], flat: bool, max_turns: int) -> tup
     held = np.array(state.held, np.int64)
     seeds = np.array([derive(state.seed, AGENT_STREAM + s) for s in range(players)], np.uint64)
     kinds = np.array([KINDS[a] for a in agents], np.int64)
-    played = _play(U(state.seed), seeds, kinds, flat, max_turns, engine.TARGET[players], engine.HAND,
-                   engine.PASS_DRAW, SearchAgent().width, points, nfits, fit_len, fit_place, fit_face,
+    target, hand_size, pass_draw = rules
+    played = _play(U(state.seed), seeds, kinds, flat, max_turns, target, hand_size, pass_draw, SearchAgent().width,
+                   points, nfits, fit_len, fit_place, fit_face,
                    np.array(PAIRS, np.int64), grid, hands, hand_len, draw, discard, sc, passed, scored, scored_len,
                    dealt, held)
     moves: list[tuple[Any, ...]] = []
     for kind, a, b, c in played.tolist():
-        moves.append((("score", c), ("swap", a, b, c), ("flip", a, c), engine.END, engine.PASS)[kind])
+        moves.append((("score", c), ("swap", a, b, c), ("flip", a, c), *ends)[kind])
     final = replace(state, grid=tuple(grid.tolist()),
                     hands=tuple(tuple(hands[s, :hand_len[s]].tolist()) for s in range(players)),
                     draw=tuple(draw[:sc[DRAW]].tolist()), discard=tuple(discard[:sc[DISCARD]].tolist()),
