@@ -211,6 +211,7 @@ def test_arrange_keeps_colour_change_plates_apart() -> None:
     assert [sorted(k for k, _, _ in s.placed) for s in sheets] == [["block-x"] * 3 + ["card-1"]]
 
 
+@pytest.mark.slow
 def test_the_cad_command_writes_the_kit_and_refuses_bad_settings(cad_deck: Deck, tmp_path: Path) -> None:
     deck_file = write_deck(cad_deck, tmp_path / "deck.json")
     out = tmp_path / "models"

@@ -40,6 +40,7 @@ def test_generate_verify_and_show_a_deck_for_a_designers_grids(made: Path) -> No
     assert "along grid 1A" in result.output
 
 
+@pytest.mark.slow
 def test_print_and_model_the_deck(made: Path, tmp_path: Path) -> None:
     result = run("pdf", str(made), "--duplex", "long", "--out", str(tmp_path / "pdf"))
     assert result.exit_code == 0, result.output

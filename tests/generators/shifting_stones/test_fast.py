@@ -20,9 +20,17 @@ def deck() -> Deck:
     return read_deck(DECK_FILE)
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
-@pytest.mark.parametrize("agents", [["greedy"], ["random"], ["greedy", "random"], ["search", "greedy"]])
-@pytest.mark.parametrize("flat", [False, True])
+# every player count, agent and pricing, each with and without the others (the whole product
+# under -m slow)
+CASES = [(2, ["greedy"], False), (3, ["greedy"], True), (4, ["random"], False), (5, ["greedy", "random"], True),
+         (2, ["search", "greedy"], True), (4, ["search", "greedy"], False), (5, ["greedy"], False),
+         (3, ["random", "search"], True)]
+EVERY = [pytest.param(p, a, f, marks=pytest.mark.slow) for p in (2, 3, 4, 5)
+         for a in (["greedy"], ["random"], ["greedy", "random"], ["search", "greedy"]) for f in (False, True)
+         if (p, a, f) not in CASES]
+
+
+@pytest.mark.parametrize("players, agents, flat", CASES + EVERY)
 def test_compiled_games_are_the_python_games_move_for_move(deck: Deck, players: int, agents: list[str],
                                                           flat: bool) -> None:
     turns = 120 if "random" in agents else 1000  # random play seldom ends: its first turns

@@ -62,6 +62,7 @@ def test_the_reference_sets_the_defaults(reference) -> None:
     assert spec_of(like=reference, mix="1:3,2:3").mix == ((1, 3), (2, 3))
 
 
+@pytest.mark.slow
 def test_a_deck_like_the_reference(like_deck, reference) -> None:
     mine = [c.difficulty for c in like_deck.cards]
     assert grading.ks_distance(mine, reference.difficulties) <= AIM
