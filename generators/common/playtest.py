@@ -149,6 +149,15 @@ def prices(module: str, deck: Any, points: Sequence[int], games: int, seed: int,
     return [int(p) for p in suggest(value, dealt, sorted(points))]  # type: ignore[arg-type]
 
 
+def family_z(tests: int, level: float = 0.95) -> float:
+    """The z of an interval wide enough that ``tests`` of them all hold their true values at
+    ``level`` together (Bonferroni): a finding about one of several seats, faces or cards is
+    then not just the one in twenty that misses by chance."""
+    from statistics import NormalDist
+
+    return NormalDist().inv_cdf(1 - (1 - level) / (2 * max(1, tests)))
+
+
 def wilson(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
     """The 95% Wilson score interval of a rate of ``wins`` in ``n``."""
     if n == 0:
@@ -200,10 +209,12 @@ def report(game: Any, engine: Any, deck: Any, request: Request, rows: Sequence[R
         seats.append({"seat": s + 1, "agent": agent, "wins": _r(wins), "win_rate": _r(wins / n),
                       "ci95": [_r(low), _r(high)], "mean_score": _r(sum(r.scores[s] for r in seat_rows) / n)})
         fair = 1 / players
-        if not low <= fair <= high and len(set(request.agents)) == 1:
+        wide = wilson(wins, n, family_z(players))  # every seat tested at once
+        if not wide[0] <= fair <= wide[1] and len(set(request.agents)) == 1:
             side = "more" if low > fair else "less"
-            findings.append(f"Seat {s + 1} wins {wins / n:.1%} of {n} games (95% interval {low:.1%}-{high:.1%}): "
-                            f"{side} than a fair share of {fair:.1%}, with the same agent in every seat.")
+            findings.append(f"Seat {s + 1} wins {wins / n:.1%} of {n} games (95% interval {low:.1%}-{high:.1%}, "
+                            f"{wide[0]:.1%}-{wide[1]:.1%} with all {players} seats tested at once): {side} than a "
+                            f"fair share of {fair:.1%}, with the same agent in every seat.")
     turns = [r.turns for r in seat_rows]
     unended = sum(not r.ended for r in rows)
     if unended:

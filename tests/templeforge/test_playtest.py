@@ -151,3 +151,12 @@ def test_the_page_draws_every_plot_in_headless_chromium_and_its_table_sorts(play
     assert result["findings"] == max(1, len(said["findings"]))
     values = [float(v) for v in result["sorted"] if v != "-"]
     assert values == sorted(values) and len(values) == sum(1 for c in said["cards"] if c["value"] is not None)
+
+
+@pytest.mark.slow
+def test_a_dask_cluster_plays_the_same_games(played: Path, tmp_path: Path) -> None:
+    status, said = playtest(str(DECK), "--players", "3", "--games", "8", "--seed", "4", "--workers", "2",
+                            "--cluster", "dask", "--out", str(tmp_path / "dask"))
+    assert status == 0, said
+    for name in ("playtest.json", "playtest.html", "games.parquet", "cards.parquet"):
+        assert (tmp_path / "dask" / name).read_bytes() == (played / name).read_bytes(), name
