@@ -397,13 +397,24 @@ def insights(summaries: Sequence[tuple[Any, ...]], players: int, ids: Sequence[A
                          f"{face['rounds']} rounds (two minutes): its faces are too hard for a round.")
     cards = []
     deciding = []
+    winning: list[tuple[float, Any, float, float]] = []  # cards whose holders win games outside a fair share
     rated: list[tuple[float, float]] = []  # per card drawn: the mean rating of its rolled faces, its holder's firsts
     for i, card_id in enumerate(ids):
         held = [(seat, r) for _, _, played in summaries for r in played for seat, c in enumerate(r[1]) if c == i]
         first = sum(1 for seat, r in held if r[2] and r[2][0] == seat)
         lo, hi = wilson(first, len(held))
+        # the games its holders went on to win (a card is held once a game at most)
+        wins = sum(shares[seat] for _, shares, played in summaries for r in played for seat, c in enumerate(r[1])
+                   if c == i)
+        w_lo, w_hi = wilson(wins, len(held))
         cards.append({"id": card_id, "drawn": len(held), "holder_first": round(first / len(held), 4) if held else None,
-                      "ci95": [round(lo, 4), round(hi, 4)]})
+                      "ci95": [round(lo, 4), round(hi, 4)],
+                      "holder_wins": round(wins / len(held), 4) if held else None,
+                      "wins_ci95": [round(w_lo, 4), round(w_hi, 4)]})
+        if held:
+            wide = wilson(wins, len(held), family_z(len(ids)))
+            if not wide[0] <= fair <= wide[1]:
+                winning.append((wins / len(held), card_id, w_lo, w_hi))
         if held:
             rated.append((sum(r[3][seat] for seat, r in held) / len(held), first / len(held)))
         wide = wilson(first, len(held), family_z(len(ids)))  # every card tested at once
@@ -419,6 +430,16 @@ def insights(summaries: Sequence[tuple[Any, ...]], players: int, ids: Sequence[A
                      f"their rounds: the holder finishes first outside a fair share of {fair:.0%}, even with all "
                      f"{len(ids)} cards tested at once ({named}"
                      f"{f' and {len(deciding) - 8} more' if len(deciding) > 8 else ''}).")
+    if winning:
+        winning.sort(key=lambda t: (-abs(t[0] - fair), str(t[1])))
+        named = "; ".join(f"card {c} {rate:.0%} ({lo:.0%}-{hi:.0%})" for rate, c, lo, hi in winning[:8])
+        found.append(f"{len(winning)} card{'s' if len(winning) > 1 else ''} decide{'' if len(winning) > 1 else 's'} "
+                     f"games: whoever draws {'them' if len(winning) > 1 else 'it'} wins outside a fair share of "
+                     f"{fair:.0%}, even with all {len(ids)} cards tested at once ({named}"
+                     f"{f' and {len(winning) - 8} more' if len(winning) > 8 else ''}).")
+    else:
+        found.append(f"No card decides games: whoever draws any one card wins within a fair share of {fair:.0%} "
+                     f"(all {len(ids)} cards tested at once).")
     rho = spearman([b for b, _ in rated], [f for _, f in rated]) if len(rated) > 2 else None
     said["rating_vs_holder_first"] = None if rho is None else round(rho, 4)
     if deciding and rho is not None and rho < -0.5:

@@ -188,10 +188,11 @@ def test_an_agent_chooses_from_what_its_seat_sees_and_never_peeks(deck: Deck) ->
             GreedyAgent().choose(engine, hidden, seat, random.Random(7))
 
 
-def test_the_greedy_agent_gathers_one_colour_and_beats_the_random_one(deck: Deck) -> None:
+@pytest.mark.parametrize("agent", [GreedyAgent, SearchAgent])
+def test_the_look_ahead_agents_gather_one_colour_and_beat_the_random_one(deck: Deck, agent: type) -> None:
     won = 0.0
     for seed in range(20):
-        seats = [GreedyAgent(), RandomAgent()] if seed % 2 == 0 else [RandomAgent(), GreedyAgent()]
+        seats = [agent(), RandomAgent()] if seed % 2 == 0 else [RandomAgent(), agent()]
         won += play(engine, deck, 2, seed, seats).shares[seed % 2]
     assert won >= 0.8 * 20
 
@@ -215,4 +216,5 @@ def test_the_insights_name_the_fastest_solvers_wins_and_each_face_and_card(deck:
     assert sum(f["rounds"] for f in said["faces"]) == 30 * 9
     assert [c["id"] for c in said["cards"]] == [c.id for c in deck.cards]
     assert sum(c["drawn"] for c in said["cards"]) == 30 * 36
-    assert found and "fastest solver" in found[0]
+    assert sum(c["holder_wins"] * c["drawn"] for c in said["cards"]) == pytest.approx(30 * 9, abs=0.1)  # 9 a game
+    assert found and "fastest solver" in found[0] and any("decide" in f and "games" in f for f in found)
