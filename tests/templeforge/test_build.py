@@ -5,7 +5,6 @@ whatever --jobs, an interrupted build, a deck that fails verification, and the s
 from __future__ import annotations
 
 import hashlib
-import html
 import json
 import os
 import re
@@ -24,6 +23,7 @@ from generators.common.errors import RequestError
 from templeforge.cli import main
 from templeforge.pipeline import runner, stages
 from templeforge.pipeline.settings import game_settings, read_profile
+from tests.templeforge import browser
 
 # AMS plates only: quick to build (NO-AMS splits a kit over ten plates); the stones build
 # test builds NO-AMS plates, and tests/cad both profiles
@@ -318,7 +318,6 @@ def test_a_second_build_into_the_same_folder_is_refused_while_one_runs(built: Pa
     assert result.exit_code == 0 and not (out / guard.LOCK).exists()
 
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 
 PROBE = """<script>window.__errors = [];
 addEventListener("error", function (e) { __errors.push(String(e.message || (e.target && e.target.src))); }, true);
@@ -341,20 +340,9 @@ CHECK = """<script>addEventListener("load", function () {
 });</script>"""
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Chromium (Debian: apt-get install chromium); .ci/run installs it")
+@pytest.mark.skipif(browser.CHROMIUM is None, reason=browser.NEEDS)
 def test_the_report_opens_in_headless_chromium_with_no_errors_and_every_image_decoded(built: Path) -> None:
-    folder = built / "out" / "puzzle-temple"
-    page = (folder / "report.html").read_text()
-    probe = folder.parent / "report-check.html"  # beside the kit, so that relative links resolve the same
-    probe.write_text(page.replace("<head>", "<head>" + PROBE, 1).replace("</body>", CHECK + "</body>", 1))
-    try:
-        dom = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=15000",
-                              "--dump-dom", probe.as_uri()], capture_output=True, text=True, timeout=120).stdout
-    finally:
-        probe.unlink()
-    found = re.search(r"<title>CHECK (.*?)</title>", dom, re.S)
-    assert found, dom[:500]
-    result = json.loads(html.unescape(found.group(1)))
+    result = browser.probe(built / "out" / "puzzle-temple" / "report.html", head=PROBE, body=CHECK)
     assert result["errors"] == [] and result["bad"] == []
     assert result["images"] >= 5 and result["svgs"] >= 5
     assert result["sorted"] == sorted(result["sorted"]) and len(result["sorted"]) == 3

@@ -3,11 +3,7 @@
 
 from __future__ import annotations
 
-import html
 import json
-import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -16,6 +12,7 @@ from click.testing import CliRunner
 
 from generators.common.playtest import wilson
 from templeforge.cli import main
+from tests.templeforge import browser
 
 DATA = Path(__file__).parents[1] / "data"
 DECK = DATA / "shifting-stones-72-seed-1.json"
@@ -111,7 +108,6 @@ def test_a_puzzle_temple_playtest_says_how_often_speed_wins_and_which_cards_deci
     assert "fastest solver" in said
 
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 
 CHECK = """<script>window.__errors = [];
 addEventListener("error", function (e) { __errors.push(String(e.message)); }, true);
@@ -129,20 +125,11 @@ addEventListener("load", function () {
 });</script>"""
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Chromium (Debian: apt-get install chromium); .ci/run installs it")
+@pytest.mark.skipif(browser.CHROMIUM is None, reason=browser.NEEDS)
 def test_the_page_draws_every_plot_in_headless_chromium_and_its_table_sorts(played: Path) -> None:
     page = (played / "playtest.html").read_text("utf-8")
     assert "http://" not in page and "https://" not in page  # nothing from the network
-    probe = played / "check.html"
-    probe.write_text(page.replace("<head>", "<head>" + CHECK, 1), "utf-8")
-    try:
-        dom = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=10000",
-                              "--dump-dom", probe.as_uri()], capture_output=True, text=True, timeout=120).stdout
-    finally:
-        probe.unlink()
-    found = re.search(r"<title>CHECK (.*?)</title>", dom, re.S)
-    assert found, dom[:500]
-    result = json.loads(html.unescape(found.group(1)))
+    result = browser.probe(played / "playtest.html", head=CHECK)
     assert result["errors"] == []
     # wins, length, each card's value, and a score chart per seat (3): each drawn, none empty
     assert len(result["svgs"]) == 3 + 3
