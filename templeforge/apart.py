@@ -65,10 +65,16 @@ class _WhileParented:
         return getattr(self._stream, name)
 
 
-def watch_parent() -> None:
+def watch_parent(parent: int | None = None) -> None:
     """End this process once its parent is gone (killed outright, SIGKILL), silent from that
-    moment: started in every child of a command."""
-    parent = os.getppid()
+    moment: started in every child of a command. ``parent``: the pid of the process that
+    started this one, as that process gave it; a child whose parent died while it started
+    (its parent is already another process, the system's reaper) ends at once. Without it,
+    the parent is whoever it is now."""
+    if parent is None:
+        parent = os.getppid()
+    elif os.getppid() != parent:
+        os._exit(1)
     sys.stderr = _WhileParented(sys.stderr, parent)
     sys.stdout = _WhileParented(sys.stdout, parent)
 
@@ -87,9 +93,9 @@ def child_signals() -> None:
     leave_to_parent()
 
 
-def _child(conn: Any, work: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+def _child(conn: Any, parent: int, work: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     child_signals()
-    watch_parent()
+    watch_parent(parent)
 
     def progress(*said: Any) -> None:
         conn.send(("progress", said))
@@ -121,7 +127,7 @@ class Apart(Generic[T]):
         quiet_tracker()
         context = multiprocessing.get_context("spawn")
         self._conn, child_end = context.Pipe(duplex=False)
-        self._process = context.Process(target=_child, args=(child_end, work, args, kwargs),
+        self._process = context.Process(target=_child, args=(child_end, os.getpid(), work, args, kwargs),
                                         name=f"templeforge {getattr(work, '__name__', 'work')}")
         try:
             with held():  # see child_signals

@@ -9,6 +9,7 @@ runner does, into a staging folder.
 from __future__ import annotations
 
 import multiprocessing
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -143,7 +144,8 @@ def apart(stage: str, settings: GameSettings, data: bytes, title: str, jobs: int
         from generators.common.signals import held
 
         with held():  # the workers start with signals held back, until _start_worker
-            workers = multiprocessing.get_context("spawn").Pool(jobs, initializer=_start_worker)
+            workers = multiprocessing.get_context("spawn").Pool(jobs, initializer=_start_worker,
+                                                                initargs=(os.getpid(),))
         with workers:
             made = cad(settings, data, progress, mapper=lambda f, xs: workers.imap(f, xs))
     elif stage == "cad":
@@ -158,12 +160,14 @@ def report(make: Callable[[Any], bytes], reported: Any, progress: Progress) -> b
     return make(reported)
 
 
-def _start_worker() -> None:
+def _start_worker(parent: int) -> None:
     """A worker of the 3D stage's own pool: Ctrl-C is the command's to handle; SIGTERM ends
     it (the pool's ``terminate`` sends it: one that ignored it would be waited for for
-    ever); and it ends with the stage's process, however that ends."""
+    ever); and it ends with the stage's process (``parent``), however that ends, also when
+    it ended while this worker started (the pool replaces workers a group's SIGTERM ended,
+    and a replacement started after the signal never receives it)."""
     from generators.common.signals import leave_to_parent
     from templeforge.apart import watch_parent
 
     leave_to_parent(pooled=True)
-    watch_parent()
+    watch_parent(parent)

@@ -114,7 +114,7 @@ def test_pool_workers_leave_ctrl_c_to_the_command_and_end_on_sigterm() -> None:
     from generators.common import pool as pools
     from templeforge.pipeline import stages
 
-    workers = multiprocessing.get_context("spawn").Pool(2, initializer=stages._start_worker)
+    workers = multiprocessing.get_context("spawn").Pool(2, initializer=stages._start_worker, initargs=(os.getpid(),))
     assert set(workers.map(_dispositions, range(4))) == {(int(signal.SIG_IGN), int(signal.SIG_DFL))}
     ending = threading.Thread(target=lambda: (workers.terminate(), workers.join()), daemon=True)
     ending.start()
@@ -124,3 +124,21 @@ def test_pool_workers_leave_ctrl_c_to_the_command_and_end_on_sigterm() -> None:
 
     with ProcessPoolExecutor(1, initializer=pools._quiet_worker) as executor:
         assert executor.submit(_dispositions).result() == (int(signal.SIG_IGN), int(signal.SIG_DFL))
+
+
+def test_a_child_whose_parent_died_while_it_started_ends_at_once() -> None:
+    """A pool replaces the workers a group's SIGTERM ended; a replacement that starts after
+    its pool's process was killed would take the system's reaper for its parent and wait for
+    work for ever. Given the parent that started it, it sees the difference and ends."""
+    import subprocess
+    import sys
+
+    code = ("import os, time\nfrom templeforge.apart import watch_parent\n"
+            "watch_parent(os.getppid() + 100000)\ntime.sleep(30)\n")
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
+    assert done.returncode == 1 and time.monotonic() - started < 25
+    code = ("import os, sys, time\nfrom templeforge.apart import watch_parent\n"
+            "watch_parent(os.getppid())\nprint('watching')\n")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60).stdout == "watching\n"
