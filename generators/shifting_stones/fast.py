@@ -222,6 +222,10 @@ def _values(seed: Any, grid: Any, hand: Any, n: int, base: float, may_pass: bool
     m = _moves(grid, hand, n, may_pass, pairs, legal, nfits, fit_len, fit_place, fit_face)
     got = scratch[:8]
     g2 = scratch[8:17]
+    # (run-time values, not literals: a literal argument compiles the callee once more, as do the
+    # np.int64 casts at the calls below)
+    nothing = n - n
+    no_skip = nothing - 1
     for k in range(m):
         kind = legal[k, 0]
         if kind == SCORE or kind == SWAP or kind == FLIP:
@@ -230,7 +234,7 @@ def _values(seed: Any, grid: Any, hand: Any, n: int, base: float, may_pass: bool
             while hand[skip] != c:
                 skip += 1
             if kind == SCORE:
-                values[k] = _hand_value(grid, hand, n, skip, got, 0, base + worth[c], worth, nfits, fit_len,
+                values[k] = _hand_value(grid, hand, n, skip, got, nothing, base + worth[c], worth, nfits, fit_len,
                                         fit_place, fit_face)
                 continue
             for p in range(9):
@@ -240,7 +244,7 @@ def _values(seed: Any, grid: Any, hand: Any, n: int, base: float, may_pass: bool
                 g2[legal[k, 2]] = grid[legal[k, 1]]
             else:
                 g2[legal[k, 1]] = grid[legal[k, 1]] ^ 1
-            values[k] = _hand_value(g2, hand, n, skip, got, 0, base, worth, nfits, fit_len, fit_place, fit_face)
+            values[k] = _hand_value(g2, hand, n, skip, got, nothing, base, worth, nfits, fit_len, fit_place, fit_face)
         else:  # an end or a pass: the cards drawn from the deal
             want = max(0, hand_size - n) if kind == END else pass_draw
             sample_sc = np.zeros(8, np.int64)
@@ -250,7 +254,8 @@ def _values(seed: Any, grid: Any, hand: Any, n: int, base: float, may_pass: bool
             d = sample_draw.copy()
             pile = discard[:max(discard_n, 1)].copy()
             got_n = _draw_into(seed, sample_sc, d, pile, want, got)
-            values[k] = _hand_value(grid, hand, n, -1, got, got_n, base, worth, nfits, fit_len, fit_place, fit_face)
+            values[k] = _hand_value(grid, hand, n, no_skip, got, got_n, base, worth, nfits, fit_len, fit_place,
+                                    fit_face)
     return m
 
 
@@ -289,9 +294,10 @@ def _play(seed: Any, agent_seeds: Any, kinds: Any, flat: bool, max_turns: int, t
         hand = hands[seat]
         n = hand_len[seat]
         may_pass = sc[ACTED] == 0 and passed[seat] == 0
+        no_pass = sc[ACTED] < 0  # False, at run time (see _values)
         if kinds[seat] == 0:  # random: any legal move
             m = _moves(grid, hand, n, may_pass, pairs, legal, nfits, fit_len, fit_place, fit_face)
-            choice = _below(rng, m)
+            choice = _below(rng, np.int64(m))
         else:  # greedy or search, on a deal of the cards it cannot see
             u = 0
             for s in range(players):
@@ -303,7 +309,7 @@ def _play(seed: Any, agent_seeds: Any, kinds: Any, flat: bool, max_turns: int, t
                 unseen[u] = draw[i]
                 u += 1
             unseen[:u].sort()
-            _shuffle(rng, unseen, u)
+            _shuffle(rng, unseen, np.int64(u))
             at = 0
             for s in range(players):
                 if s != seat:
@@ -333,7 +339,7 @@ def _play(seed: Any, agent_seeds: Any, kinds: Any, flat: bool, max_turns: int, t
                         best[j - 1] = best[j]
                         best[j] = t
                         j -= 1
-                choice = best[_below(rng, nb)]
+                choice = best[_below(rng, np.int64(nb))]
             else:  # search: the best few by one step, each looked at one move further
                 order = np.argsort(-values[:m], kind="mergesort")
                 top = -np.inf
@@ -365,8 +371,8 @@ def _play(seed: Any, agent_seeds: Any, kinds: Any, flat: bool, max_turns: int, t
                                 grid1[legal[k, 1]] = grid[legal[k, 1]] ^ 1
                             discard1[d1] = c
                             d1 += 1
-                        m1 = _values(seed, grid1, hand1, n1, base1, False, sample_draw, u - at, discard1, d1,
-                                     sc[SHUFFLES], hand_size, pass_draw, worth, pairs, nfits, fit_len, fit_place,
+                        m1 = _values(seed, grid1, hand1, np.int64(n1), base1, no_pass, sample_draw, u - at, discard1,
+                                     d1, sc[SHUFFLES], hand_size, pass_draw, worth, pairs, nfits, fit_len, fit_place,
                                      fit_face, legal1, values1, scratch)
                         for k1 in range(m1):
                             if values1[k1] > v:
@@ -378,7 +384,7 @@ def _play(seed: Any, agent_seeds: Any, kinds: Any, flat: bool, max_turns: int, t
                     elif v > top - 1e-9:
                         best[nb] = k
                         nb += 1
-                choice = best[_below(rng, nb)]
+                choice = best[_below(rng, np.int64(nb))]
         kind = legal[choice, 0]
         if played == moves_out.shape[0]:
             grown = np.empty((2 * played, 4), np.int64)
@@ -410,11 +416,9 @@ def _play(seed: Any, agent_seeds: Any, kinds: Any, flat: bool, max_turns: int, t
             discard[sc[DISCARD]] = c
             sc[DISCARD] += 1
             sc[ACTED] = 1
-        elif kind == END:
-            _end_turn(seed, sc, hands, hand_len, draw, discard, passed, scored_len, dealt, held,
-                      max(0, hand_size - n), False, target)
-        else:
-            _end_turn(seed, sc, hands, hand_len, draw, discard, passed, scored_len, dealt, held, pass_draw, True,
+        else:  # an end draws up to a hand, a pass its cards
+            k = max(0, hand_size - n) if kind == END else pass_draw
+            _end_turn(seed, sc, hands, hand_len, draw, discard, passed, scored_len, dealt, held, k, kind == PASS,
                       target)
     return moves_out[:played]
 
