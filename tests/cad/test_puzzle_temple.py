@@ -66,6 +66,7 @@ def assert_every_face_fits(deck: Deck, cards: list[Card] | tuple[Card, ...]) -> 
             assert fit.wall_gap >= PH.clearance - 1e-6, (card.id, face.die, fit)
 
 
+@pytest.mark.slow
 def test_every_stored_solution_fits_its_pocket_with_the_clearance(cad_deck: Deck) -> None:
     assert_every_face_fits(cad_deck, cad_deck.cards)
 

@@ -136,6 +136,7 @@ def test_sigterm_during_cad_ends_as_ctrl_c_does_with_nothing_written(tmp_path: P
     assert not out.exists(), "nothing half-written"
 
 
+@pytest.mark.slow
 def test_a_file_name_that_is_not_utf8_is_printed_escaped(tmp_path: Path) -> None:
     import os
 

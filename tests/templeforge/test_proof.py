@@ -246,6 +246,7 @@ def test_unverified_marks_every_card_front(sealed: dict[str, dict[str, Any]], tm
 # -- through the toy game: cad's plates and the build's report -------------------------------------
 
 
+@pytest.mark.slow
 def test_unverified_plates_say_so_in_the_slicer_and_in_their_previews(toy: None, tmp_path: Path) -> None:
     deck = tmp_path / "deck.json"
     assert run("generate", "toy-tally", "--cards", "2", "--out", str(deck)).exit_code == 0
@@ -271,6 +272,7 @@ def test_unverified_plates_say_so_in_the_slicer_and_in_their_previews(toy: None,
         assert top == (198, 40, 40), png
 
 
+@pytest.mark.slow
 def test_a_build_with_unverified_marks_the_report_and_refuses_without(toy: None, tmp_path: Path,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     import tests.toygame.rules as rules

@@ -102,6 +102,7 @@ def test_files_that_are_not_corpora_are_not_overwritten(whole: bytes, tmp_path: 
     assert corpus.metadata(older)["request"]["box"] == [3, 3]  # type: ignore[index]
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_mine_changes_nothing(whole: bytes, tmp_path: Path) -> None:
     import os
     import signal

@@ -69,6 +69,7 @@ def test_singles_keep_their_colours_counts() -> None:
     assert cube.shape.size == 1
 
 
+@pytest.mark.slow
 def test_colours_make_a_card_harder_and_are_part_of_what_tells_cards_apart() -> None:
     plain = target_from(["3333", "1111", "1111", "1111"], BOARD, CONTAIN, "t")
     red, _, _ = difficulty(DEFAULT, BOARD, wall())
@@ -101,6 +102,7 @@ def test_letters_stay_distinct_when_initials_clash() -> None:
     assert pool.letters == {"blue": "B", "black": "L", "brown": "R"}
 
 
+@pytest.mark.slow
 def test_a_coloured_card_survives_the_deck_file_and_the_verifier(tmp_path: Path) -> None:
     data = {"format": "templeforge.deck/1", "game": "monolyth",
             "cards": [{"id": "red wall", "target": ["3333", "1111", "1111", "1111"], "colours": {"red": NORTH_WALL}},

@@ -93,6 +93,7 @@ def test_the_generated_deck_keeps_its_promises(deck: Deck, deck_check) -> None: 
     assert deck_from_json(json.loads(deck.dumps())) == deck
 
 
+@pytest.mark.slow
 def test_the_same_seed_gives_the_same_deck(deck: Deck) -> None:
     again = gen.generate(Spec(cards=3, attempts=6, difficulty=TARGETS["thirds"], seed=2, workers=2))
     assert again.dumps() == deck.dumps()

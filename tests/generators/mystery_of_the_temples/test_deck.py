@@ -108,6 +108,7 @@ def test_the_generated_deck_keeps_its_promises(deck: Deck, deck_check) -> None: 
     assert all(c.temple.track.count(c.temple.colour) >= gen.OWN for c in deck.cards)
 
 
+@pytest.mark.slow
 def test_the_same_seed_gives_the_same_deck(deck: Deck) -> None:
     again = gen.generate(Spec(box=SMALL, attempts=2, seed=5, workers=2))
     assert again.dumps() == deck.dumps()
@@ -192,6 +193,7 @@ def test_impossible_requests_are_refused_before_any_work() -> None:
     assert paths(short.grids[0].grid, 3).shape == (2, 3)
 
 
+@pytest.mark.slow
 def test_grids_out_of_balance_are_a_shortfall() -> None:
     lopsided = replace(DEFAULT, grids=(DEFAULT.grids[0], DEFAULT.grids[2]))
     with pytest.raises(Shortfall, match="out of balance"):
