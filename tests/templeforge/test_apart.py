@@ -142,3 +142,4 @@ def test_a_child_whose_parent_died_while_it_started_ends_at_once() -> None:
             "watch_parent(os.getppid())\nprint('watching')\n")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60).stdout == "watching\n"
+

@@ -121,6 +121,7 @@ def test_the_report_holds_the_verdict_the_cards_the_plots_and_the_bill(built: Pa
     assert tiers and all(int(rank) == ("-", "easy", "medium", "hard").index(word) for rank, word in tiers)
 
 
+@pytest.mark.slow
 def test_a_second_build_does_nothing_and_a_pdf_setting_redoes_only_the_pdfs(built: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     shutil.copytree(built / "out", out, copy_function=shutil.copy2)

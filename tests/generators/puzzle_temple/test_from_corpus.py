@@ -13,6 +13,9 @@ from generators.common import mine
 from generators.common.errors import RequestError
 from generators.common.options import resolve
 
+# a corpus is mined first (about 6 s): the whole file runs with -m slow
+pytestmark = pytest.mark.slow
+
 GAME = GAMES["puzzle-temple"]
 RULES = GAME.load_rules()
 MINER = GAME.load_miner()
