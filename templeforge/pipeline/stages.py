@@ -9,7 +9,6 @@ runner does, into a staging folder.
 from __future__ import annotations
 
 import multiprocessing
-import multiprocessing.pool
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -145,8 +144,8 @@ def apart(stage: str, settings: GameSettings, data: bytes, title: str, jobs: int
         from generators.common.signals import held
 
         with held():  # the workers start with signals held back, until _start_worker
-            workers = KeptPool(jobs, initializer=_start_worker, initargs=(os.getpid(),),
-                               context=multiprocessing.get_context("spawn"))
+            workers = multiprocessing.get_context("spawn").Pool(jobs, initializer=_start_worker,
+                                                                initargs=(os.getpid(),))
         with workers:
             made = cad(settings, data, progress, mapper=lambda f, xs: workers.imap(f, xs))
     elif stage == "cad":
@@ -159,21 +158,6 @@ def apart(stage: str, settings: GameSettings, data: bytes, title: str, jobs: int
 def report(make: Callable[[Any], bytes], reported: Any, progress: Progress) -> bytes:
     """The report (``make(reported)``), in the child process ``templeforge.apart`` starts."""
     return make(reported)
-
-
-class KeptPool(multiprocessing.pool.Pool):
-    """A pool that does not replace a worker that ended. ``multiprocessing.Pool`` starts a
-    new one for each that exits; after a group's SIGTERM (which ends the workers and which
-    the stage's process leaves to the command) the replacements started before the command
-    killed the stage's process either outlived it or, killed while they read what to run,
-    printed a traceback after the command's last line. A worker of ours ends only so, and a
-    task it held is lost either way; the command ends the stage."""
-
-    @staticmethod
-    def _maintain_pool(ctx: Any, Process: Any, processes: Any, pool: Any, inqueue: Any,  # noqa: N803
-                       outqueue: Any, initializer: Any, initargs: Any, maxtasksperchild: Any,
-                       wrap_exception: Any) -> None:
-        multiprocessing.pool.Pool._join_exited_workers(pool)  # type: ignore[attr-defined]
 
 
 def _start_worker(parent: int) -> None:
