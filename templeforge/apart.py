@@ -8,9 +8,10 @@ a signal at once. It then kills the child outright (nothing the child made is ke
 result reaches the parent only whole, once the work is done) and stops as Ctrl-C always
 does.
 
-The child ignores Ctrl-C and SIGTERM (a terminal's Ctrl-C reaches the whole process group:
-the parent decides), and ends itself within half a second of its parent's death, however
-the parent died: no child outlives the command.
+The child ignores Ctrl-C (a terminal's Ctrl-C reaches the whole process group: the parent
+decides), ends at once on SIGTERM (a group's SIGTERM ends it with the parent), and ends
+itself within half a second of its parent's death, however the parent died: no child
+outlives the command.
 """
 
 from __future__ import annotations
@@ -87,10 +88,13 @@ def watch_parent(parent: int | None = None) -> None:
 
 
 def child_signals() -> None:
-    """A child's signals: Ctrl-C and SIGTERM are the parent's to handle. The parent starts
-    it with both held back (``held``, kept across the child's start), so none falls on the
-    child while it loads."""
-    leave_to_parent()
+    """A child's signals: Ctrl-C is the parent's to handle; SIGTERM ends the child at once,
+    as it ends a pool's workers (a process group's SIGTERM then ends the child and its own
+    workers together, and none of them is left to replace a worker that ended: a
+    replacement started as the command killed the child once printed a traceback after the
+    command's last line). The parent starts it with both held back (``held``, kept across
+    the child's start), so none falls on the child while it loads."""
+    leave_to_parent(pooled=True)
 
 
 def _child(conn: Any, parent: int, work: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:

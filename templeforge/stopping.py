@@ -15,13 +15,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-#: Whether a signal has asked this process to stop.
-asked = False
+from generators.common.signals import ask_stop, stop_asked
 
 
 def _stop(signum: int, frame: Any) -> None:
-    global asked
-    asked = True
+    ask_stop()
     raise KeyboardInterrupt
 
 
@@ -54,4 +52,4 @@ def interrupted(err: BaseException | None = None) -> bool:
             return True
         seen.add(id(err))
         err = err.__cause__ or err.__context__
-    return asked
+    return stop_asked()

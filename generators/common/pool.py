@@ -27,7 +27,6 @@ worker's process.
 
 from __future__ import annotations
 
-import itertools
 import logging
 import multiprocessing
 import os
@@ -35,12 +34,13 @@ import re
 import signal
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import wait as futures_wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from generators.common.signals import held, leave_to_parent
+from generators.common.signals import check_stop, held, leave_to_parent
 from solver.errors import TempleforgeError
 
 T = TypeVar("T")
@@ -277,6 +277,58 @@ def _chunk(make: Callable[[Any, int], T], spec: Any, indices: Sequence[int]) -> 
         _INSIDE = was
 
 
+#: How often a wait for a result looks whether a stop was asked for (``check_stop``).
+POLL_SECONDS = 0.5
+
+
+def _settled(future: Any, wait: Callable[..., Any]) -> Any:
+    """``future``'s result once it is done, a stop asked for meanwhile raised (``check_stop``):
+    waited for in short steps (``wait([future], timeout=...)``: concurrent.futures' or
+    ``_dask_wait``), in case the interrupt of a signal was swallowed where it landed."""
+    while not future.done():
+        check_stop()
+        wait([future], timeout=POLL_SECONDS)
+    check_stop()
+    return future.result()
+
+
+def _dask_wait(futures: list[Any], timeout: float) -> None:
+    """``concurrent.futures.wait`` for one Dask future of this command's client (Dask's own
+    ``wait`` asks for a default client, which the command does not set): its failure, if it
+    failed, is raised by the ``result`` that follows."""
+    try:
+        futures[0].result(timeout=timeout)
+    except Exception:  # noqa: BLE001 - a timeout, or the task's own failure, raised again by result()
+        pass
+
+
+def _local_executor(workers: int) -> ProcessPoolExecutor:
+    _quiet_cancelled_race()
+    return ProcessPoolExecutor(workers, initializer=_quiet_worker)
+
+
+def _quiet_cancelled_race() -> None:
+    """Before Python 3.12, a broken process pool's manager thread fails every task it still
+    had, and one the caller cancelled at that moment makes it raise ``InvalidStateError``,
+    printed as a thread's traceback (CPython fixed it in 3.12 by ignoring that error). The
+    thread has nothing left to do then: the error is ignored here too."""
+    import sys
+    import threading
+    from concurrent.futures import InvalidStateError
+
+    if sys.version_info >= (3, 12) or getattr(threading.excepthook, "templeforge", False):
+        return
+    before = threading.excepthook
+
+    def hook(args: Any) -> None:
+        if args.exc_type is InvalidStateError and type(args.thread).__name__ == "_ExecutorManagerThread":
+            return
+        before(args)
+
+    hook.templeforge = True  # type: ignore[attr-defined]
+    threading.excepthook = hook
+
+
 class Pool:
     """Makes candidates in order, in ``workers`` processes (in this one when 1, or inside a
     worker) on the command's executor (``cluster``).
@@ -295,7 +347,7 @@ class Pool:
         self._client: Any = None
         if workers > 1:
             if _SETTING.cluster == "local":
-                self._executor = ProcessPoolExecutor(workers, initializer=_quiet_worker)
+                self._executor = _local_executor(workers)
             else:
                 self._client = _client(workers)
 
@@ -319,23 +371,26 @@ class Pool:
         breaks the pool, which is started again for the indices not yet given, as Dask runs
         a lost worker's task again elsewhere (``RETRIES`` times, then ``WorkerLost``)."""
         given = deaths = 0
-        while True:
+        while given < len(indices):
             assert self._executor is not None
+            rest = indices[given:]
             try:
                 with held():  # the workers are forked here: see _quiet_worker
-                    results = self._executor.map(make, itertools.repeat(spec), indices[given:], chunksize=chunk)
-                for result in results:
-                    yield result
-                    given += 1
-                return
+                    futures = [self._executor.submit(_chunk, make, spec, rest[i:i + chunk])
+                               for i in range(0, len(rest), chunk)]
+                for future in futures:  # in order: the same whichever worker finished first
+                    for result in _settled(future, futures_wait):
+                        yield result
+                        given += 1
             except BrokenProcessPool:
+                check_stop()  # a group's signal ends the workers too: that is a stop, not a death
                 deaths += 1
-                self._executor.shutdown(wait=False, cancel_futures=True)
+                self._executor.shutdown(wait=False)
                 self._executor = None
                 if deaths > RETRIES:
                     raise WorkerLost(f"a worker process died {deaths} times (killed, or out of memory?); nothing "
                                      f"is claimed for the work it had") from None
-                self._executor = ProcessPoolExecutor(self.workers, initializer=_quiet_worker)
+                self._executor = _local_executor(self.workers)
 
     def _on_dask(self, make: Callable[[Any, int], T], spec: Any, indices: list[int], chunk: int) -> Iterator[T]:
         client = self._client
@@ -347,7 +402,7 @@ class Pool:
                    for i in range(0, len(indices), chunk)]
         try:
             for n, future in enumerate(futures):  # in order: the same whichever worker finished first
-                yield from future.result()
+                yield from _settled(future, _dask_wait)
                 futures[n] = None  # its result is out: let Dask drop it
         finally:  # Ctrl-C, a failed chunk or a caller that stopped: the rest is not wanted
             client.cancel([f for f in futures if f is not None and not f.done()])
@@ -376,9 +431,9 @@ class Pool:
         if executor is None:
             return
         workers = list((getattr(executor, "_processes", None) or {}).values())  # the executor's own table
-        executor.shutdown(wait=False, cancel_futures=True)
-        for worker in workers:
+        for worker in workers:  # killed first: the pool breaks, and fails every task it still had
             worker.kill()
+        executor.shutdown(wait=False)
         for worker in workers:
             worker.join(timeout=5)
 

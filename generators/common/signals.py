@@ -4,6 +4,11 @@ A signal that falls between two steps that belong together (a temporary file mad
 on record, a worker process forked and told to leave signals to its parent) would leave the
 first without the second. Held back, it arrives just after both; a process forked while it
 is held starts with it held too, until it chooses its own handling.
+
+A stop asked for is also remembered here (``ask_stop``, ``stop_asked``, ``check_stop``):
+the ``KeyboardInterrupt`` a handler raises can be swallowed where it lands (a finalizer
+that runs at that moment, such as a Dask future's ``__del__``, prints "Exception ignored"
+and carries on), so code that waits long checks the remembered request as it waits.
 """
 
 from __future__ import annotations
@@ -13,6 +18,26 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 STOPS = frozenset({signal.SIGINT, signal.SIGTERM})
+
+_asked = False
+
+
+def ask_stop() -> None:
+    """Remember that a signal asked this process to stop (its handler calls this)."""
+    global _asked
+    _asked = True
+
+
+def stop_asked() -> bool:
+    """Whether a signal has asked this process to stop."""
+    return _asked
+
+
+def check_stop() -> None:
+    """``KeyboardInterrupt`` if a stop was asked for: called by code that waits long, in case
+    the handler's own interrupt was swallowed where it landed."""
+    if _asked:
+        raise KeyboardInterrupt
 
 
 @contextmanager

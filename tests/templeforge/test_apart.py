@@ -83,11 +83,22 @@ def test_the_child_ignores_ctrl_c_and_is_ended_at_once_by_the_command() -> None:
         while not pids:
             running.pump(0.1)
         os.kill(pids[0], signal.SIGINT)  # a terminal's Ctrl-C reaches the child too: the command decides
-        os.kill(pids[0], signal.SIGTERM)
         assert not running.pump(0.2)  # still working
         running.kill()
     with pytest.raises(ProcessLookupError):
         os.kill(pids[0], 0)
+
+
+def test_sigterm_ends_the_child_at_once() -> None:
+    """A process group's SIGTERM ends the child (and its own pool's workers) with the
+    command: nothing is left alive to start a replacement worker."""
+    pids: list[int] = []
+    with Apart(waits, progress=pids.append) as running:
+        while not pids:
+            running.pump(0.1)
+        os.kill(pids[0], signal.SIGTERM)
+        with pytest.raises(WorkDied, match=r"status -15"):
+            running.result()
 
 
 def test_a_librarys_error_for_an_interrupt_inside_it_is_an_interruption() -> None:

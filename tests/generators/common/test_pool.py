@@ -231,3 +231,27 @@ def test_workers_that_keep_dying_are_a_clear_error() -> None:
     with Pool(2) as spread:
         with pytest.raises(pool.WorkerLost, match="a worker process died 4 times"):
             spread.map(always_dies, "x", range(4))
+
+
+@pytest.fixture
+def stop_forgotten() -> Any:
+    from generators.common import signals
+
+    yield
+    signals._asked = False
+
+
+@pytest.mark.parametrize("setting", ["local", "dask"])
+def test_a_stop_whose_interrupt_was_swallowed_still_stops_the_wait(setting: str, stop_forgotten: None) -> None:
+    """A signal's ``KeyboardInterrupt`` can land in a finalizer (a Dask future's ``__del__``)
+    and be swallowed there ("Exception ignored in"): a command then waited on a task of an
+    hour. The request is remembered, and the wait looks at it as it goes."""
+    import threading
+
+    from generators.common.signals import ask_stop
+
+    with cluster(setting):
+        with pytest.raises(KeyboardInterrupt):
+            with Pool(2) as spread:
+                threading.Timer(0.3, ask_stop).start()  # the handler ran; its interrupt went nowhere
+                spread.map(sleeps, 3600.0, range(2))
