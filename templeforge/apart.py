@@ -94,7 +94,7 @@ def child_signals() -> None:
     replacement started as the command killed the child once printed a traceback after the
     command's last line). The parent starts it with both held back (``held``, kept across
     the child's start), so none falls on the child while it loads."""
-    leave_to_parent(pooled=True)
+    leave_to_parent()
 
 
 def _child(conn: Any, parent: int, work: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:

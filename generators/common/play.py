@@ -142,8 +142,8 @@ class Played:
     final: Any
 
 
-def shares_of(scores: Sequence[int]) -> tuple[float, ...]:
-    """Shares of the win when the highest score wins and ties share."""
+def shares_of(scores: Sequence[Any]) -> tuple[float, ...]:
+    """Shares of the win when the highest score (any ordered value) wins and ties share."""
     top = max(scores)
     winners = sum(1 for s in scores if s == top)
     return tuple((1.0 / winners) if s == top else 0.0 for s in scores)

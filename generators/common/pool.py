@@ -259,7 +259,7 @@ def _quiet_worker() -> None:
     falls before this: the handler they inherit would print a traceback."""
     global _INSIDE
     _INSIDE = True
-    leave_to_parent(pooled=True)
+    leave_to_parent()
 
 
 def in_worker() -> bool:

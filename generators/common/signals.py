@@ -50,11 +50,11 @@ def held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-def leave_to_parent(pooled: bool = False) -> None:
-    """In a worker process: Ctrl-C ignored (the command that started it stops it), then no
-    longer held (one that came meanwhile is dropped). SIGTERM is ignored too, but for a
-    ``pooled`` worker: a pool ends its workers with it (a broken pool, ``terminate``) and
-    waits for them, so there it ends the worker, quietly, as it does by default."""
+def leave_to_parent() -> None:
+    """In a worker process: Ctrl-C ignored (the command that started it stops it), SIGTERM
+    ending it, quietly, as by default (a pool ends its workers with it: a broken pool,
+    ``terminate``; and a process group's SIGTERM ends them with the command), then neither
+    held any longer (one that came meanwhile is dropped)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL if pooled else signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)

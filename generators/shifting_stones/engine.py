@@ -36,6 +36,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from generators.common.errors import RequestError
+from generators.common.memo import last_seen
 from generators.common.rng import Rng, derive
 from generators.shifting_stones.space import PAIRS
 from generators.shifting_stones.tiles import PLACES
@@ -88,7 +89,7 @@ class State:
     held: tuple[int, ...] = ()  #: per card, the turns it spent in a hand (its holder's)
 
 
-def _table(deck: Any) -> Table:
+def table_of(deck: Any) -> Table:
     cards = deck.cards
     missing = [i for i, c in enumerate(cards) if c.points is None]
     if missing:
@@ -105,6 +106,9 @@ def _table(deck: Any) -> Table:
         fits.append(tuple(found))
     types = tuple(sorted(t for t, n in enumerate(deck.tiles.counts) for _ in range(n)))
     return Table(tuple(c.id for c in cards), tuple(int(c.points) for c in cards), tuple(fits), types)
+
+
+_table = last_seen(table_of)  # a playtest plays one deck: its table, made once
 
 
 def start(deck: Any, players: int, seed: int) -> State:

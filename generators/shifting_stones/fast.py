@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from generators.common.memo import last_seen
 from generators.common.play import AGENT_STREAM, SearchAgent
 from generators.common.rng import derive
 
@@ -496,14 +497,4 @@ def play(state: Any, agents: tuple[str, ...], flat: bool, max_turns: int, rules:
     return final, moves
 
 
-_CACHE: dict[int, tuple[Any, tuple[np.ndarray, ...]]] = {}
-
-
-def _arrays(table: Any) -> tuple[np.ndarray, ...]:
-    """``tables(table)``, kept for the table last seen (a playtest plays one deck)."""
-    key = id(table)
-    hit = _CACHE.get(key)
-    if hit is None or hit[0] is not table:
-        _CACHE.clear()
-        hit = _CACHE[key] = (table, tables(table))
-    return hit[1]
+_arrays = last_seen(tables)  # a playtest plays one deck: its table's arrays, made once

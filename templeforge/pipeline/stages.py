@@ -169,5 +169,5 @@ def _start_worker(parent: int) -> None:
     from generators.common.signals import leave_to_parent
     from templeforge.apart import watch_parent
 
-    leave_to_parent(pooled=True)
+    leave_to_parent()
     watch_parent(parent)
