@@ -1,0 +1,250 @@
+"""Mystery of the Temples as played (``generators.mystery_of_the_temples.engine``): the set-up,
+moving round the circle, collecting, breaking a curse, the abilities, the end and the
+scores, and whole games that keep every crystal, rune and marker."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from generators.common.errors import RequestError
+from generators.common.play import GreedyAgent, RandomAgent, play, replay
+from generators.common.rng import Rng
+from generators.mystery_of_the_temples import components as parts
+from generators.mystery_of_the_temples import engine
+from generators.mystery_of_the_temples.box import DEFAULT, OURS_TEMPLES
+from generators.mystery_of_the_temples.deck import Card, Deck
+
+DECK = Deck(tuple(Card(i + 1, t) for i, t in enumerate(OURS_TEMPLES)))
+E = engine.EMPTY
+
+
+def side(name: str) -> int:
+    return [s.name for s in DEFAULT.grids].index(name)
+
+
+def begun(players: int = 3, seed: int = 1, sides: list[str] | None = None) -> engine.State:
+    names = sides or ["3B", "2A", "3A", "4B"][:players]  # seat 0's 3B changes moving only
+    return engine.start(DECK, players, seed, sides=[side(n) for n in names])
+
+
+def at(state: engine.State, kind: int, n: int) -> int:
+    return state.table.circle.index((kind, n))
+
+
+def test_the_set_up_follows_the_rules() -> None:
+    for players in (2, 3, 4):
+        s = engine.start(DECK, players, 7)
+        temples = [n for k, n in s.table.circle if k == 0]
+        wild = [n for k, n in s.table.circle if k == 1]
+        assert sorted(temples) == [1, 2, 3, 4, 5]
+        assert sorted(wild) == [n for n in range(1, 11) if players == 4 or n not in (4, 7)]
+        first = wild.index(min(wild))
+        assert wild[first:] + wild[:first] == sorted(wild)  # in number order, clockwise, from a drawn start
+        assert len(s.table.objectives) == (3 if players == 4 else 2)
+        assert all(len(p) == parts.RUNES_PER_TEMPLE for p in s.piles) or "3A" in [s.table.ability(x)
+                                                                               for x in range(players)]
+        assert all(t.side == ("4" if players == 4 else "2-3") for t in s.table.temples)
+        for seat in range(players):
+            assert sorted(s.grids[seat])[-2:] == [0, 0] and sum(c != E for c in s.grids[seat]) == 2
+        assert engine.check(s) == []
+        assert all(m[0] == "go" for m in engine.moves(s))  # the first round: any free card
+    with pytest.raises(RequestError, match="2 to 4 players"):
+        engine.start(DECK, 5, 1)
+    with pytest.raises(RequestError, match="no red temple for 4 players"):
+        engine.start(Deck(tuple(c for c in DECK.cards if not (c.temple.colour == 1 and c.temple.side == "4"))), 4, 1)
+
+
+def test_moving_skips_occupied_cards_and_buys_extra_steps() -> None:
+    s = begun(3, sides=["1A", "2B", "4A"])
+    temples = [i for i, (k, _) in enumerate(s.table.circle) if k == 0]
+    s = replace(s, at=(temples[0], temples[1], -1))  # seat 0 on a temple, seat 1 on the next temple
+    goes = {(m[1], m[2]) for m in engine.moves(s)}
+    # temple circle: the occupied temple is skipped and not counted: 1-3 steps reach the 3 after it
+    assert {(d, e) for d, e in goes if d in temples and e == 0} == {(temples[2], 0), (temples[3], 0), (temples[4], 0)}
+    assert (temples[1], 0) not in goes and not any(d == temples[1] for d, _ in goes)  # never on an occupied card
+    assert not any(d == temples[0] for d, _ in goes)  # a move moves: never back to where it stood
+    wild = [i for k in range(1, len(s.table.circle)) for i in [(temples[0] + k) % len(s.table.circle)]
+            if s.table.circle[i][0] == 1]
+    assert (wild[3], 1) in goes and (wild[2], 0) in goes  # a fourth step bought with a crystal
+    assert (wild[4], 2) in goes and not any(d == wild[5] for d, _ in goes)  # two crystals buy two steps, not three
+    s2 = engine.apply(s, ("go", wild[3], 1))
+    assert s2.phase == "pay" and s2.owed == 1
+    s3 = engine.apply(s2, ("pay", s2.grids[0].index(0)))
+    assert s3.phase == "act" and sum(c != E for c in s3.grids[0]) == 1 and s3.supply[0] == s.supply[0] + 1
+
+
+def test_collecting_at_a_temple_and_on_direct_cards() -> None:
+    s = begun(3)
+    red = at(s, 0, 1)
+    s = replace(s, at=(red, -1, -1), phase="act")
+    s = engine.apply(s, ("collect",))
+    assert s.phase == "place" and s.pending == (1,)
+    s = engine.apply(s, ("place", 5))
+    assert s.grids[0][5] == 1 and s.seat == 1 and s.turn == 1 and engine.check(s) == []
+    one = at(s, 1, 1)  # wilderness 1: two colourless
+    s = replace(s, at=(red, one, -1), phase="act")
+    s = engine.apply(s, ("collect",))
+    assert s.pending == (0, 0)
+
+
+def test_grid_1a_gains_an_extra_colourless_and_buys_for_three() -> None:
+    s = begun(3, sides=["1A", "2B", "3A"])
+    one = at(s, 1, 1)
+    s = replace(s, at=(one, -1, -1), phase="act")
+    assert ("buy", 3) not in engine.moves(s)  # two crystals: not enough for three
+    s = engine.apply(s, ("collect",))
+    assert s.pending == (0, 0, 0, 0)  # two shown, each doubled
+    for slot in (2, 3, 4, 5):
+        s = engine.apply(s, ("place", slot))
+    s = replace(s, seat=0, phase="act", acted=())
+    assert ("buy", 3) in engine.moves(s)
+    s = engine.apply(s, ("buy", 3))
+    assert s.owed == 3
+
+
+def test_an_exhausted_colour_comes_from_the_richest_other_grid() -> None:
+    s = begun(3)
+    purple = at(s, 0, 5)
+    supply = list(s.supply)
+    supply[5] -= 3
+    grids = [list(g) for g in s.grids]
+    grids[1][4] = 5
+    grids[2][4] = grids[2][6] = 5
+    supply[5] = 0  # all six elsewhere: 3 out of the game here, 3 on grids
+    s = replace(s, supply=tuple(supply[:5] + [0]), grids=tuple(tuple(g) for g in grids), at=(purple, -1, -1),
+                phase="act")
+    s = replace(s, supply=s.supply[:5] + (0,))
+    s = engine.apply(s, ("collect",))
+    assert s.pending == (5,) and s.grids[2].count(5) == 1 and s.grids[1].count(5) == 1
+
+
+def _paying(s: engine.State, temple: int, layer: int) -> engine.State:
+    """Seat 0's grid laid with the left run of ``layer`` along a path, at that temple."""
+    t = s.table.temples[temple]
+    run = engine._runs(t, layer)[0]
+    path = engine._paths(engine._grid(s, 0), len(run))[0]
+    grid = [E] * engine.SLOTS
+    supply = list(s.supply)
+    supply[0] += 2  # the two it started with, back
+    for slot, c in zip(path, run):
+        grid[int(slot)] = c
+        supply[c] -= 1
+    return replace(s, grids=(tuple(grid),) + s.grids[1:], supply=tuple(supply), at=(at(s, 0, temple + 1),) +
+                   s.at[1:], phase="act")
+
+
+def test_breaking_a_curse_pays_along_lines_and_takes_a_marker_points_and_a_rune() -> None:
+    s = begun(3)
+    s = _paying(s, 0, 0)
+    assert engine.check(s) == []
+    breaks = [m for m in engine.moves(s) if m[0] == "break"]
+    assert breaks and all(m[1] == 0 or m[0] == "break" for m in breaks)
+    move = next(m for m in breaks if m[1] == 0 and m[2] == 0)
+    top = s.piles[0][0]
+    after = engine.apply(s, move)
+    assert after.broken[0][0] == 0 and after.markers[0] == 1
+    assert after.points[0] == s.table.temples[0].layers[0].points
+    assert after.runes[0] == (top,) and after.piles[0] == s.piles[0][1:]
+    assert all(after.grids[0][slot] == E for slot in move[3])
+    assert engine.check(after) == []
+    again = replace(after, seat=1, at=(-1, s.at[0], -1), phase="act", grids=(after.grids[0], s.grids[0], s.grids[2]))
+    assert not any(m[0] == "break" and m[1] == 0 for m in engine.moves(again))  # each layer breaks once
+
+
+def test_grid_1b_collects_and_breaks_at_one_temple() -> None:
+    s = begun(3, sides=["1B", "2B", "3A"])
+    s = _paying(s, 0, 0)
+    s = engine.apply(s, ("collect",))
+    s = engine.apply(s, ("place", next(i for i, c in enumerate(s.grids[0]) if c == E)))
+    assert s.seat == 0 and s.phase == "act"
+    assert any(m[0] == "break" for m in engine.moves(s)) and ("end",) in engine.moves(s)
+    plain = replace(_paying(begun(3, sides=["4A", "2B", "3A"]), 0, 0))
+    plain = engine.apply(plain, ("collect",))
+    plain = engine.apply(plain, ("place", next(i for i, c in enumerate(plain.grids[0]) if c == E)))
+    assert plain.seat == 1  # without 1B, one action
+
+
+def test_resonance_gives_each_matching_runes_bonus() -> None:
+    s = begun(3)
+    red = at(s, 0, 1)
+    symbol = s.table.parts.temple_symbols[0]
+    mine = [r.id for r in s.table.parts.runes if r.symbol == symbol][:2]
+    piles = tuple(tuple(x for x in p if x not in mine) for p in s.piles)
+    s = replace(s, runes=(tuple(mine),) + s.runes[1:], piles=piles, at=(red, -1, -1), phase="act")
+    s = engine.apply(s, ("collect",))
+    bonus = [c for r in mine for c in s.table.parts.runes[r - 1].crystals]
+    assert sorted(s.pending) == sorted([1] + bonus)
+
+
+def test_the_game_ends_when_the_round_of_a_fifth_marker_is_over() -> None:
+    s = begun(3)
+    s = replace(s, markers=(4, 0, 0), broken=((0, 0, 0, 0, E),) + s.broken[1:])
+    s = _paying(s, 0, 4)
+    s = replace(s, seat=1, at=s.at)  # seat 1 places it: seat 2 still plays
+    s = replace(s, seat=0)
+    move = next(m for m in engine.moves(s) if m[0] == "break" and m[1] == 4)
+    s = engine.apply(s, move)
+    while s.seat == 0 and s.phase != "move":
+        s = engine.apply(s, engine.moves(s)[0])
+    assert s.ending and not engine.over(s) and s.seat == 1
+    s = replace(s, seat=2)
+    s = engine._end_turn(s)
+    assert engine.over(s)
+
+
+def test_objectives_split_ties_as_the_rules_say() -> None:
+    s = begun(3)
+    s = replace(s, table=replace(s.table, objectives=(1, 2)), ending=True, seat=0, phase="move")
+    broken = [(E,) * 5 for _ in range(5)]
+    broken[0] = (0, 0, 1, 2, E)  # red: seat 0 most (4), seats 1 and 2 share second (2 // 2)
+    broken[1] = (1, 2, E, E, E)  # yellow: seats 1 and 2 tie for most: 6 // 2 each
+    s = replace(s, broken=tuple(broken), markers=(2, 2, 2))
+    assert engine._objectives(s) == [4, 1 + 3, 1 + 3]
+
+
+def test_ties_go_to_coloured_then_colourless_crystals_then_the_later_seat() -> None:
+    s = replace(begun(3, sides=["3B", "1A", "3A"]), ending=True, seat=0, phase="move")
+    assert engine.over(s) and engine.shares(s) == [0.0, 0.0, 1.0]  # level in all: the later seat
+    spares = replace(begun(3, sides=["3B", "2A", "3A"]), ending=True, seat=0, phase="move")
+    assert engine.shares(spares) == [0.0, 1.0, 0.0]  # grid 2A's three spare colourless count
+    grids = list(s.grids)
+    grids[0] = (1,) + grids[0][1:]
+    assert engine.shares(replace(s, grids=tuple(grids))) == [1.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_keep_every_crystal_rune_and_marker(players: int) -> None:
+    """Random seats swap and buy away their crystals and seldom break a curse: 300 turns of
+    every move there is, each state checked, and the moves replayed to the same state."""
+    for seed in range(2):
+        game = play(engine, DECK, players, seed, [RandomAgent() for _ in range(players)], checked=True,
+                    max_turns=300)
+        assert replay(engine, DECK, players, seed, game.moves) == game.final
+
+
+@pytest.mark.parametrize("players", [pytest.param(2, marks=pytest.mark.slow), 3,
+                                     pytest.param(4, marks=pytest.mark.slow)])
+def test_greedy_games_end_by_the_rules(players: int) -> None:
+    game = play(engine, DECK, players, 1, [GreedyAgent() for _ in range(players)], checked=True)
+    assert game.ended and max(game.final.markers) == parts.MARKERS
+    assert game.turns % players == 0  # the round was finished
+    assert sum(game.shares) == pytest.approx(1.0) and max(game.shares) == 1.0
+
+
+@pytest.mark.slow
+def test_a_greedy_seat_beats_random_ones() -> None:
+    wins = 0.0
+    for seed in range(4):
+        agents = [GreedyAgent(), RandomAgent()] if seed % 2 == 0 else [RandomAgent(), GreedyAgent()]
+        game = play(engine, DECK, 2, seed, agents, checked=True)
+        wins += game.shares[seed % 2]
+    assert wins >= 3
+
+
+def test_determinising_keeps_what_the_seat_sees() -> None:
+    s = begun(3)
+    d = engine.determinise(s, 1, Rng(5))
+    assert engine.seen(d, 1) == engine.seen(s, 1)
+    assert [p[0] for p in d.piles] == [p[0] for p in s.piles]
