@@ -12,7 +12,8 @@ Nouns:
     Colour   a crystal kind: its name, RGB and how many the supply holds; index 0 is
              colourless (on a track it takes any crystal).
     Side     a grid side: its board (1-4), its side letter (A or B), its ability (the
-             designer's words, printed, not modelled) and its ``solver.paths.Grid``.
+             designer's words, printed; the engine plays the published ability of the
+             side's name, 1A-4B) and its ``solver.paths.Grid``.
     Layer    a position on a temple's track (1 at the left end) and its points (None: not
              priced yet); in a deck that reads each layer as its own row (``rows``), the
              layer's row of colours.
@@ -152,16 +153,23 @@ def _ours() -> tuple[Side, ...]:
     twin += [(3.9 + math.cos(math.pi * k / 3 + math.pi), 1.0 + math.sin(math.pi * k / 3 + math.pi)) for k in range(6)]
     twin_lines = [(k, (k + 1) % 6) for k in range(6)] + [(6 + k, 6 + (k + 1) % 6) for k in range(6)]
     twin_lines += [(0, 6), (1, 11), (5, 7)]
-    grids = [
-        (1, "A", "lattice", lattice, rows + columns, "Once per turn your first swap costs no crystal."),
-        (1, "B", "stairs", lattice, rows + columns + stairs, "When you break a curse, take a colourless crystal."),
-        (2, "A", "weave", lattice, rows + columns + woven, "You may keep one crystal off the grid, beside it."),
-        (2, "B", "hive", hive, hive_lines, "Buying a crystal of any colour costs three crystals, not four."),
-        (3, "A", "ladder", lattice, rows + sides + woven, "Once per game, pay a curse with one crystal fewer."),
-        (3, "B", "wheel", wheel, wheel_lines, "When your grid is full, take a crystal and return one for free."),
-        (4, "A", "twin rings", twin, twin_lines, "Start the game with a crystal of your choice."),
+    from generators.mystery_of_the_temples.components import OURS, bonus_text
+
+    grids = [  # the published abilities, in our words
+        (1, "A", "lattice", lattice, rows + columns,
+         "Gain one more colourless whenever you gain colourless; any colour costs 3 crystals."),
+        (1, "B", "stairs", lattice, rows + columns + stairs,
+         "At a temple you may collect and break a curse, in either order."),
+        (2, "A", "weave", lattice, rows + columns + woven,
+         "Start with 3 colourless beside the grid; in your turn, put one on it as any colour."),
+        (2, "B", "hive", hive, hive_lines,
+         "After a break, pay 2 (1 layer up) or 3 (2 up) to score a higher unbroken layer."),
+        (3, "A", "ladder", lattice, rows + sides + woven,
+         "Start with a turned-up rune, used all game; it does not count for the rune objective."),
+        (3, "B", "wheel", wheel, wheel_lines, "When you move, you may go to any free card instead."),
+        (4, "A", "twin rings", twin, twin_lines, "Your markers give: " + bonus_text(OURS.bonuses) + "."),
         (4, "B", "open lattice", lattice, rows + columns[:6] + stairs[:3],
-         "Once per turn, move one crystal to an empty slot next to it."),
+         "Take runes from a neighbouring temple too; one rune kind more at the end (6 kinds: 16)."),
     ]
     return tuple(Side(board, side, ability, _grid(pos, lines)) for board, side, _, pos, lines, ability in grids)
 

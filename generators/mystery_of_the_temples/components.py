@@ -123,6 +123,23 @@ def _ours() -> Components:
 
 OURS = _ours()
 
+ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
+
+
+def bonus_text(bonuses: tuple[Bonus, ...], names: tuple[str, ...] = ("colourless", "red", "yellow", "blue", "green",
+                                                                      "purple")) -> str:
+    """Grid 4A's bonuses in words: ``1st a colourless, 2nd 2 colourless, 3rd 2 points, ...``."""
+    said = []
+    for ordinal, bonus in zip(ORDINALS, bonuses):
+        parts = []
+        for c in sorted(set(bonus.crystals)):
+            n = bonus.crystals.count(c)
+            parts.append(f"{'a' if n == 1 else n} {names[c]}")
+        if bonus.points:
+            parts.append(f"{bonus.points} point{'s' if bonus.points != 1 else ''}")
+        said.append(f"{ordinal} {' and '.join(parts) or 'nothing'}")
+    return ", ".join(said)
+
 
 def problems(parts: Components, colours: int) -> list[str]:
     """What makes ``parts`` unplayable with ``colours`` crystal kinds (index 0 colourless),

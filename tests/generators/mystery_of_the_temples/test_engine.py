@@ -248,3 +248,103 @@ def test_determinising_keeps_what_the_seat_sees() -> None:
     d = engine.determinise(s, 1, Rng(5))
     assert engine.seen(d, 1) == engine.seen(s, 1)
     assert [p[0] for p in d.piles] == [p[0] for p in s.piles]
+
+
+def _break_at(s: engine.State, temple: int, layer: int) -> engine.State:
+    move = next(m for m in engine.moves(s) if m[0] == "break" and m[1] == layer)
+    return engine.apply(s, move)
+
+
+def _fill(s: engine.State, seat: int, colours: list[int]) -> engine.State:
+    """``colours`` added to ``seat``'s grid in its first empty slots, from the supply."""
+    grid = list(s.grids[seat])
+    supply = list(s.supply)
+    for c in colours:
+        grid[grid.index(E)] = c
+        supply[c] -= 1
+    return replace(s, grids=s.grids[:seat] + (tuple(grid),) + s.grids[seat + 1:], supply=tuple(supply))
+
+
+def test_grid_2b_raises_the_marker_to_a_higher_layer_for_crystals() -> None:
+    s = _paying(begun(3, sides=["2B", "1A", "3A"]), 0, 0)
+    s = _fill(s, 0, [0, 0, 0])
+    s = _break_at(s, 0, 0)
+    assert s.phase == "raise" and set(engine.moves(s)) == {("keep",), ("raise", 1), ("raise", 2)}
+    before = s.points[0]
+    s = engine.apply(s, ("raise", 2))
+    assert s.phase == "pay" and s.owed == 3
+    assert s.broken[0][:3] == (E, E, 0) and s.points[0] == before - 3 + 8  # layer 1's 3 points become layer 3's 8
+    for _ in range(3):
+        s = engine.apply(s, engine.moves(s)[0])
+    assert engine.check(s) == [] and s.markers[0] == 1
+
+
+def test_grid_3a_keeps_a_turned_up_rune_for_the_game_but_not_for_the_objective() -> None:
+    s = begun(3, sides=["3A", "1A", "3B"])
+    assert s.kept[0] and s.kept[1] == 0 and sum(len(p) for p in s.piles) == 19
+    rune = s.table.parts.runes[s.kept[0] - 1]
+    card = next(i for i in range(len(s.table.circle)) if engine._symbol(s, i) == rune.symbol and
+                s.table.circle[i][0] == 0)
+    s = replace(s, at=(card, -1, -1), phase="act")
+    s = engine.apply(s, ("collect",))
+    assert len(s.pending) == 1 + len(rune.crystals)
+    assert engine._rune_kinds(s, 0) == 0
+
+
+def test_grid_3b_teleports_to_any_free_card() -> None:
+    s = begun(3, sides=["3B", "1A", "3A"])
+    s = replace(s, at=(0, 1, -1))
+    assert {m[1] for m in engine.moves(s)} == set(range(2, len(s.table.circle)))
+
+
+def test_grid_4a_gives_the_numbered_bonus_and_4b_takes_a_neighbours_rune() -> None:
+    s = _paying(begun(3, sides=["4A", "1A", "3B"]), 0, 0)
+    s = replace(s, markers=(1, 0, 0), broken=((E, E, E, E, 0),) + s.broken[1:])
+    s = _break_at(s, 0, 0)
+    bonus = s.table.parts.bonuses[1]  # the second marker's
+    assert s.pending == bonus.crystals and s.points[0] == 3 + bonus.points
+    s = _paying(begun(3, sides=["4B", "1A", "3B"]), 0, 0)
+    s = _break_at(s, 0, 0)
+    temples = [n - 1 for k, n in s.table.circle if k == 0]
+    k = temples.index(0)
+    assert s.phase == "rune" and {m[1] for m in engine.moves(s)} == {0, temples[k - 1], temples[(k + 1) % 5]}
+    s = engine.apply(s, ("rune", temples[k - 1]))
+    assert len(s.runes[0]) == 1 and engine._rune_kinds(s, 0) == 2  # one kind held, and 4B's one more
+
+
+def test_grid_2a_turns_a_spare_into_any_colour() -> None:
+    s = begun(3, sides=["2A", "1A", "3B"])
+    assert s.spares == (3, 0, 0) and engine.check(s) == []
+    s = replace(s, at=(0, -1, -1), phase="act")
+    s = engine.apply(s, ("spare", 5))
+    assert s.phase == "place" and s.pending == (5,)
+    s = engine.apply(s, ("place", 7))
+    assert s.phase == "act" and s.spares[0] == 2 and s.grids[0][7] == 5 and engine.check(s) == []
+
+
+def test_enhancement_takes_the_colours_covered_and_clears_a_full_card() -> None:
+    s = begun(4, sides=["1B", "1A", "3B", "2B"])
+    two = at(s, 1, 2)
+    s = _fill(replace(s, at=(two, -1, -1, -1), phase="act"), 0, [0, 0])
+    s = engine.apply(s, ("enhance", (1, 2)))  # red and yellow squares
+    s = engine.apply(s, ("pay", 0))
+    s = engine.apply(s, ("pay", 1))
+    assert sorted(s.pending) == [1, 2] and sum(x != E for x in s.squares[1]) == 2 and engine.check(s) == []
+    full = begun(4, sides=["1B", "1A", "3B", "2B"])
+    full = replace(full, at=(two, -1, -1, -1), phase="act", squares=full.squares[:1] + ((0, 0, E, E, E),) +
+                   full.squares[2:], supply=(full.supply[0] - 2,) + full.supply[1:])
+    assert engine.check(full) == []
+    left = engine.apply(full, ("enhance", (3,)))
+    left = engine.apply(left, ("pay", 0))
+    assert left.squares[1] == (E,) * 5 and engine.check(left) == []  # two left empty: cleared, crystals back
+
+
+def test_conversion_discards_three_for_two_colours() -> None:
+    s = begun(3, sides=["1B", "1A", "3B"])
+    six = at(s, 1, 6)
+    s = _fill(replace(s, at=(six, -1, -1), phase="act"), 0, [1])
+    s = engine.apply(s, ("convert", 4, 5))
+    assert s.phase == "pay" and s.owed == 3
+    for _ in range(3):
+        s = engine.apply(s, engine.moves(s)[0])
+    assert sorted(s.pending) == [4, 5] and engine.check(s) == []
