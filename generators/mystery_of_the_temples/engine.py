@@ -70,6 +70,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numba import njit
 
 from generators.common.errors import RequestError
 from generators.mystery_of_the_temples import components as parts
@@ -701,11 +702,27 @@ def determinise(state: State, seat: int, rng: Any) -> State:
 
 def value(state: State, seat: int, flat: bool = False) -> float:
     """Points scored, the two best unbroken layers' points discounted by what the grid still
-    lacks for them (0.6 a crystal missing), and a tenth of a point a crystal held; ``flat``:
-    every layer worth five points, and a seat's points counted as five a marker."""
+    lacks for them (0.6 a crystal missing; crystals gained and not yet placed, or about to be
+    collected where the seat stands, counted as in place where their colour is wanted), or
+    nine tenths of the best curse it can break where it stands, and a tenth of a point a
+    crystal held; ``flat``: every layer worth five points, and a seat's points counted as
+    five a marker."""
     held = _crystals(state.grids[seat]) + len(state.pending) + state.spares[seat]
     base = 5 * state.markers[seat] if flat else state.points[seat]
-    return base + _hopes(state.table, state.table.sides[seat], state.grids[seat], state.broken, flat) + 0.1 * held
+    pending = state.pending if state.seat == seat else ()
+    here = 0.0
+    if state.seat == seat and state.phase == "act" and not state.acted and state.at[seat] >= 0:
+        # where it stands, before acting: what collecting there gives counts as gained, and
+        # the best curse it could break there as nearly scored
+        kind, n = _card(state, state.at[seat])
+        if kind == 0:
+            pending += (n,)
+            here = 0.9 * max([5 if flat else int(state.table.temples[n - 1].layers[m[1]].points or 0)
+                              for m in _breaks(state, n - 1)], default=0)
+        elif state.table.parts.card(n).kind == "direct":
+            pending += state.table.parts.card(n).crystals
+    return base + max(here, _hopes(state.table, state.table.sides[seat], state.grids[seat], state.broken, flat,
+                                   tuple(sorted(pending)))) + 0.1 * held
 
 
 _HOPES: dict[Any, float] = {}
@@ -713,18 +730,24 @@ _LACKS: dict[Any, int] = {}
 _HOPES_FOR: list[Any] = [None]
 
 
-def _hopes(table: Table, side: int, grid: tuple[int, ...], broken: tuple[tuple[int, ...], ...], flat: bool) -> float:
-    """Half the two best unbroken layers' discounted points (kept for the table last seen:
-    an agent's look-ahead asks for the same grid many times)."""
+def _hopes(table: Table, side: int, grid: tuple[int, ...], broken: tuple[tuple[int, ...], ...], flat: bool,
+           pending: tuple[int, ...] = ()) -> float:
+    """Half the two best unbroken layers' discounted points, crystals about to be placed
+    counted as in place where their colour is wanted (kept for the table last seen: an
+    agent's look-ahead asks for the same grid many times)."""
     if _HOPES_FOR[0] is not table or len(_HOPES) > 200_000:
         _HOPES.clear()
         _LACKS.clear()
         _HOPES_FOR[0] = table
-    key = (side, grid, broken, flat)
+    key = (side, grid, broken, flat, pending)
     found = _HOPES.get(key)
     if found is not None:
         return found
     g = table.box.grids[side].grid
+    array = np.asarray(grid, dtype=np.int64)
+    counts = np.zeros(len(table.box.colours), dtype=np.int64)
+    for c in pending:
+        counts[c] += 1
     hopes = []
     for temple, t in enumerate(table.temples):
         for layer, owner in enumerate(broken[temple]):
@@ -732,10 +755,10 @@ def _hopes(table: Table, side: int, grid: tuple[int, ...], broken: tuple[tuple[i
                 worth = 5 if flat else int(t.layers[layer].points or 0)
                 lack = 99
                 for run in _runs(t, layer):
-                    k = (side, grid, run)
+                    k = (side, grid, run, pending)
                     missing = _LACKS.get(k)
                     if missing is None:
-                        missing = _LACKS[k] = _lack(grid, g, run)
+                        missing = _LACKS[k] = _lack(array, g, run, counts)
                     lack = min(lack, missing)
                 hopes.append(worth * 0.6 ** lack)
     hopes.sort(reverse=True)
@@ -743,16 +766,43 @@ def _hopes(table: Table, side: int, grid: tuple[int, ...], broken: tuple[tuple[i
     return found
 
 
-def _lack(grid: tuple[int, ...], g: Grid, run: tuple[int, ...]) -> int:
+def _lack(grid: np.ndarray, g: Grid, run: tuple[int, ...], pending: np.ndarray) -> int:
     """The fewest crystals of ``run`` missing on any path of its length (a path's crystal in
-    place counts; an empty slot or a wrong colour does not)."""
+    place counts; an empty slot or a wrong colour does not), each missing one that a crystal
+    in ``pending`` (counts by colour: about to be put on the grid) can fill counted as filled."""
     ps = _paths(g, len(run))
     if not len(ps):
         return 99
-    held = np.asarray(grid, dtype=np.int64)[ps]
-    want = np.asarray(run, dtype=np.int64)[None, :]
-    fits = (held >= 0) & ((want == 0) | (held == want))
-    return int(len(run) - fits.sum(axis=1).max())
+    return int(_least_missing(grid, ps, np.asarray(run, dtype=np.int64), pending))
+
+
+@njit(cache=True, nogil=True)
+def _least_missing(grid: np.ndarray, ps: np.ndarray, run: np.ndarray,
+                   pending: np.ndarray) -> int:  # pragma: no cover - compiled
+    best = run.shape[0]
+    spare = np.empty_like(pending)
+    for i in range(ps.shape[0]):
+        spare[:] = pending
+        missing_any = 0
+        missing = 0
+        for j in range(run.shape[0]):
+            c = grid[ps[i, j]]
+            need = run[j]
+            if c >= 0 and (need == 0 or c == need):
+                continue
+            if need == 0:
+                missing_any += 1
+            elif spare[need] > 0:
+                spare[need] -= 1
+            else:
+                missing += 1
+        left = 0
+        for c in range(spare.shape[0]):
+            left += spare[c]
+        missing += max(0, missing_any - left)
+        if missing < best:
+            best = missing
+    return best
 
 
 def check(state: State) -> list[str]:
