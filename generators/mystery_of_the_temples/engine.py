@@ -802,7 +802,7 @@ def _least_missing(grid: np.ndarray, ps: np.ndarray, run: np.ndarray,
         missing += max(0, missing_any - left)
         if missing < best:
             best = missing
-    return best
+    return int(best)
 
 
 def check(state: State) -> list[str]:
