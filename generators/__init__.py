@@ -56,7 +56,8 @@ register(Game(
     "mystery-of-the-temples", "Mystery of the Temples",
     "Temple cards: curse tracks whose layers are proved payable on every crystal grid, priced by difficulty.",
     rules="generators.mystery_of_the_temples.rules", paper="print.mystery_of_the_temples",
-    plastic="cad.mystery_of_the_temples", mine="generators.mystery_of_the_temples.mine"))
+    plastic="cad.mystery_of_the_temples", mine="generators.mystery_of_the_temples.mine",
+    engine="generators.mystery_of_the_temples.engine"))
 
 #: The game a command builds when none is named.
 DEFAULT = "puzzle-temple"

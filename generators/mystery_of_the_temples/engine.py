@@ -5,8 +5,8 @@ Set-up: the five temples (each on its side for the player count) in a circle in 
 drawn from the seed, a wilderness card after each in number order from a drawn start (2-3
 players leave out 4 and 7); four rune cards face down beside each temple, the top one turned
 up; 2 (2-3 players) or 3 (4 players) temple objectives drawn, and the rune objective; each
-seat a grid side (seat s takes board s+1, its side drawn), two colourless crystals on it,
-five markers. In the first round a seat puts its meeple on any free card.
+seat a grid board (as many boards drawn as there are players, the lowest board's seat first),
+its side drawn; two colourless crystals on it, five markers. In the first round a seat puts its meeple on any free card.
 
 A turn is several moves of one seat, each a small tuple:
 
@@ -131,6 +131,7 @@ class State:
     turn: int = 0
     ending: bool = False
     held: tuple[int, ...] = ()  # per temple card: turns its breakers spent before (see card_events)
+    log: tuple[tuple[int, int, int, int], ...] = ()  # each break: temple, layer, round, seat
 
 
 # -- set-up ----------------------------------------------------------------------------------
@@ -162,10 +163,13 @@ def _table_of(deck: Any, players: int, rng: random.Random) -> Table:
         circle += [(1, n) for n in numbers[round(k * per):round((k + 1) * per)]]
     objectives = list(components.objectives)
     rng.shuffle(objectives)
+    boards = sorted({s.board for s in box.grids})
+    boards = sorted(rng.sample(boards, players)) if len(boards) >= players else [boards[s % len(boards)]
+                                                                                   for s in range(players)]
     sides = []
-    for seat in range(players):
-        boards = [i for i, s in enumerate(box.grids) if s.board == (seat % 4) + 1] or list(range(len(box.grids)))
-        sides.append(boards[rng.randrange(len(boards))])
+    for board in boards:  # the lowest board starts
+        choices = [i for i, s in enumerate(box.grids) if s.board == board]
+        sides.append(choices[rng.randrange(len(choices))])
     return Table(box, components, tuple(circle), tuple(temples), tuple(ids),
                  tuple(sorted(objectives[:parts.OBJECTIVES_DEALT[players]])), tuple(sides))
 
@@ -501,7 +505,7 @@ def apply(state: State, move: Move) -> State:
         points = state.points[seat] - int(t.layers[layer].points or 0) + int(t.layers[move[1]].points or 0)
         state = replace(state, broken=state.broken[:temple] + (broken,) + state.broken[temple + 1:],
                         points=state.points[:seat] + (points,) + state.points[seat + 1:],
-                        broke=(temple, move[1], end))
+                        broke=(temple, move[1], end), log=state.log[:-1] + ((temple, move[1]) + state.log[-1][2:],))
         up = abs(move[1] - layer)
         return replace(state, phase="pay", owed={1: 2, 2: 3}[up], then=("raised",))
     if what == "keep":
@@ -576,6 +580,7 @@ def _break(state: State, layer: int, end: int, slots: tuple[int, ...]) -> State:
                     state.broken[temple + 1:], markers=markers,
                     points=_add(state.points, seat, int(t.layers[layer].points or 0)),
                     acted=state.acted + ("break",), broke=(temple, layer, end), held=held,
+                    log=state.log + ((temple, layer, state.turn // len(state.grids), seat),),
                     ending=state.ending or markers[seat] >= parts.MARKERS)
     if state.table.ability(seat) == "2B" and _raisable(state):
         return replace(state, phase="raise")
@@ -842,7 +847,8 @@ def card_events(state: State) -> Mapping[Any, tuple[int, int, int]]:
 
 
 def printed(deck: Any) -> list[int | None]:
-    return [sum(int(layer.points or 0) for layer in c.temple.layers) for c in deck.cards]
+    """Temple cards print points on each layer, not one value for the card: none here."""
+    return [None for _ in deck.cards]
 
 
 def scale(cards: int) -> list[tuple[int, int]]:
@@ -855,12 +861,72 @@ def compiled(state: State, agents: tuple[str, ...], flat: bool, max_turns: int) 
     return None
 
 
-def summary(state: State) -> tuple[()]:
-    return ()
+def summary(state: State) -> tuple[Any, ...]:
+    """What ``insights`` reads of a game: each seat's grid side, each seat's share of the
+    win, every break (temple, layer, round, seat), and the temples on the table (their deck
+    ids and their layers' points)."""
+    sides = tuple(state.table.ability(s) for s in range(len(state.grids)))
+    temples = tuple((card_id, tuple(int(layer.points or 0) for layer in t.layers))
+                    for card_id, t in zip(state.table.ids, state.table.temples))
+    return sides, tuple(shares(state)), state.log, temples
 
 
-def insights(summaries: Sequence[Any], players: int, ids: Sequence[Any]) -> tuple[dict[str, Any], list[str]]:
-    return {}, []
+def insights(summaries: Sequence[tuple[Any, ...]], players: int, ids: Sequence[Any]) -> tuple[dict[str, Any],
+                                                                                              list[str]]:
+    """How often each grid side wins (its ability and lines together), and each curse: how
+    often it is broken, in which round, and how often its breaker wins; findings where a
+    side wins outside a fair share, curses nobody breaks, and whether points follow what a
+    curse costs in play (the round it is broken in)."""
+    from generators.common.grading import spearman
+    from generators.common.playtest import family_z, wilson
+
+    n = len(summaries)
+    fair = 1 / players
+    found: list[str] = []
+    names = sorted({side for sides, *_ in summaries for side in sides})
+    z = family_z(max(1, len(names)))
+    sides_out = []
+    for name in names:
+        played = [shares[s] for sides, shares, *_ in summaries for s, side in enumerate(sides) if side == name]
+        wins = sum(played)
+        lo, hi = wilson(wins, len(played))
+        sides_out.append({"side": name, "seats": len(played), "win_rate": round(wins / len(played), 4),
+                          "ci95": [round(lo, 4), round(hi, 4)], "fair": round(fair, 4)})
+        wide = wilson(wins, len(played), z)
+        if not wide[0] <= fair <= wide[1]:
+            found.append(f"Grid side {name} wins {wins / len(played):.1%} of the {len(played)} games it was played in "
+                         f"(95% interval {lo:.1%}-{hi:.1%}; {wide[0]:.1%}-{wide[1]:.1%} with all {len(names)} sides "
+                         f"tested at once): {'more' if wins / len(played) > fair else 'less'} than a fair share of "
+                         f"{fair:.1%}; its ability or its lines need another look.")
+    breaks: dict[tuple[Any, int], list[tuple[int, float]]] = {}
+    temples: dict[Any, tuple[int, ...]] = {}
+    for _, shares, log, table in summaries:
+        temples.update(table)
+        for temple, layer, rnd, seat in log:
+            breaks.setdefault((table[temple][0], layer), []).append((rnd, shares[seat]))
+    curses: list[dict[str, Any]] = []
+    never, priced = [], []
+    for card_id, points in temples.items():
+        for layer, worth in enumerate(points):
+            got = breaks.get((card_id, layer), [])
+            rounds = sum(r for r, _ in got) / len(got) if got else None
+            curses.append({"card": card_id, "layer": layer + 1, "points": worth, "broken": round(len(got) / n, 4),
+                           "mean_round": round(rounds, 2) if rounds is not None else None,
+                           "breaker_wins": round(sum(w for _, w in got) / len(got), 4) if got else None})
+            if rounds is None:
+                never.append(f"{card_id} layer {layer + 1}")
+            else:
+                priced.append((float(worth), rounds))
+    said: dict[str, Any] = {"grid_sides": sides_out, "curses": curses}
+    if never:
+        found.append(f"{len(never)} curse{'s' if len(never) != 1 else ''} never broken in {n} games: "
+                     f"{', '.join(never[:8])}{f' and {len(never) - 8} more' if len(never) > 8 else ''}.")
+    rho = spearman([p for p, _ in priced], [r for _, r in priced]) if len(priced) > 2 else None
+    if rho is not None:
+        said["points_against_round"] = round(rho, 4)
+        found.append(f"Points against the round a curse is broken in (its cost in play): Spearman {rho:+.2f} over "
+                     f"{len(priced)} curses; dearer curses should be worth more (positive).")
+    return said, found
 
 
 if TYPE_CHECKING:  # the type checker holds this module to the contract

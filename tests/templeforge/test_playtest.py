@@ -147,3 +147,21 @@ def test_a_dask_cluster_plays_the_same_games(played: Path, tmp_path: Path) -> No
     assert status == 0, said
     for name in ("playtest.json", "playtest.html", "games.parquet", "cards.parquet"):
         assert (tmp_path / "dask" / name).read_bytes() == (played / name).read_bytes(), name
+
+
+@pytest.mark.slow
+def test_mystery_of_the_temples_plays_and_says_which_grid_sides_and_curses_win(tmp_path: Path) -> None:
+    from generators.mystery_of_the_temples.box import OURS_TEMPLES
+    from generators.mystery_of_the_temples.deck import Card, Deck, write_deck
+
+    deck = write_deck(Deck(tuple(Card(i + 1, t) for i, t in enumerate(OURS_TEMPLES))), tmp_path / "temples.json")
+    status, said = playtest(str(deck), "--players", "2", "--games", "4", "--workers", "1", "--out",
+                            str(tmp_path / "p"))
+    assert status == 0, said
+    report = json.loads((tmp_path / "p" / "playtest.json").read_text("utf-8"))
+    assert report["game"] == "mystery-of-the-temples" and report["length"]["unended"] == 0
+    assert sum(s["wins"] for s in report["seats"]) == pytest.approx(4, abs=1e-3)
+    sides = report["insights"]["grid_sides"]
+    assert sum(s["seats"] for s in sides) == 8 and all(s["fair"] == 0.5 for s in sides)
+    assert len(report["insights"]["curses"]) == 25  # five temples of five layers
+    assert all(c["suggested_points"] is None for c in report["cards"])  # temple cards print no one value

@@ -348,3 +348,29 @@ def test_conversion_discards_three_for_two_colours() -> None:
     for _ in range(3):
         s = engine.apply(s, engine.moves(s)[0])
     assert sorted(s.pending) == [4, 5] and engine.check(s) == []
+
+
+def test_insights_price_grid_sides_and_curses_from_the_games() -> None:
+    temples = ((11, (3, 5, 8)), (12, (3, 4)))
+    games = []
+    for k in range(40):  # side 1B wins every game it plays; curse (11, layer 1) broken early, (11, 3) late
+        sides = ("1B", "2A") if k % 2 == 0 else ("2A", "1B")
+        shares = (1.0, 0.0) if k % 2 == 0 else (0.0, 1.0)
+        games.append((sides, shares, ((0, 0, 1, k % 2), (0, 2, 9, 1 - k % 2), (1, 1, 5, 0)), temples))
+    said, found = engine.insights(games, 2, [11, 12])
+    rates = {row["side"]: row["win_rate"] for row in said["grid_sides"]}
+    assert rates == {"1B": 1.0, "2A": 0.0}
+    assert any(f.startswith("Grid side 1B wins 100.0%") for f in found)
+    curses = {(row["card"], row["layer"]): row for row in said["curses"]}
+    assert curses[(11, 1)]["broken"] == 1.0 and curses[(11, 1)]["mean_round"] == 1
+    assert curses[(11, 2)]["broken"] == 0.0 and curses[(11, 3)]["breaker_wins"] == 0.0
+    assert any("2 curses never broken in 40 games: 11 layer 2, 12 layer 1" in f for f in found)
+    assert said["points_against_round"] > 0  # 3 points in round 1, 4 in round 5, 8 in round 9
+
+
+def test_a_game_reports_its_breaks_in_its_summary() -> None:
+    game = play(engine, DECK, 3, 1, [GreedyAgent() for _ in range(3)], max_turns=30)
+    sides, shares, log, temples = engine.summary(game.final)
+    assert len(sides) == 3 and sum(game.final.markers) == len(log)
+    assert all(game.final.broken[t][layer] == seat for t, layer, _, seat in log)
+    assert [card_id for card_id, _ in temples] == list(game.final.table.ids)
