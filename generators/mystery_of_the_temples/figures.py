@@ -59,15 +59,21 @@ def balance_table(box: Box, check: DeckCheck) -> Table:
 
 
 def colour_table(deck: Deck) -> Bars:
-    counted = [0] * len(deck.box.names)
+    """The tracks' positions by what they ask for: the temple's own colour, another colour,
+    or any crystal (colourless)."""
+    own = other = colourless = 0
     for c in deck.cards:
         for colour in crystals(c.temple, deck.reading):
-            counted[colour] += 1
-    total = sum(counted) or 1
-    supply = sum(deck.box.supply)
-    return Bars("track colours, share of positions (supply's share in brackets)",
-                tuple(f"{n} ({s / supply:.0%})" for n, s in zip(deck.box.names, deck.box.supply)),
-                tuple(round(c / total, 3) for c in counted))
+            if colour == 0:
+                colourless += 1
+            elif colour == c.temple.colour:
+                own += 1
+            else:
+                other += 1
+    total = (own + other + colourless) or 1
+    return Bars("track positions: the temple's own colour, another colour, any crystal (colourless)",
+                ("own colour", "other colours", "colourless"),
+                tuple(round(n / total, 3) for n in (own, other, colourless)))
 
 
 def card_table(deck: Deck, check: DeckCheck) -> Table:

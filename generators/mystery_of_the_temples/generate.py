@@ -3,14 +3,14 @@ difficulty there (or, with ``--grids-only``, grid sides for given temples).
 
 Temples:
 
-1. Colours. The crystals of every track together (or every row, read as rows) follow the
-   supply: each colour's share of the positions is its share of the supply, by largest
-   remainders (``colour_budget``). Each temple side carries its own colour at least
-   ``OWN`` times.
-2. Attempts. Attempt ``i`` deals the budget to the ten sides from its own seeded generator:
-   each side its own colour first, the rest shuffled and dealt, each track shuffled until
-   every layer's runs hold a coloured crystal (a run of colourless crystals only is paid by
-   any crystals: a free layer).
+1. Colours, shaped like the game's tracks. A temple side is mostly its own colour
+   (``OWN_SHARE``: 5 of 9), since a player walks to a temple and takes its colour; the
+   rest are the other colours, drawn in proportion to the supply; colourless positions
+   are rare (``COLOURLESS_FROM``: one, at the top of the arch, on sides of seven or more:
+   under 15%), since colourless crystals are the currency any crystal pays. The yellow
+   temple's side for 2-3 players opens with the one published curse, yellow-yellow-blue.
+2. Attempts. Attempt ``i`` deals the ten sides from its own seeded generator (no layer is
+   free: every run holds a coloured crystal).
 3. Proof and price. Every layer on every grid side: a paying path for each run the grid
    can pay (``measure.witnesses``) and the expected actions from a full grid mid-game
    (``measure.difficulty``). An attempt with a layer some grid cannot pay is dropped.
@@ -38,13 +38,27 @@ from generators.common import deckfile
 from generators.common.errors import Shortfall
 from generators.common.grading import spearman
 from generators.common.pool import Pool as Workers
-from generators.mystery_of_the_temples.box import SIDES, Box, Layer, Side, Temple, _grid, free
+from generators.mystery_of_the_temples.box import SIDES, Box, Layer, Side, Temple, _grid
 from generators.mystery_of_the_temples.deck import Card, Deck, Paid, Priced
 from generators.mystery_of_the_temples.measure import PLACES, balance, difficulty, from_empty, witnesses
 from generators.mystery_of_the_temples.spec import Spec
 
-#: The least times a temple side's track shows its own colour.
-OWN = 2
+#: A temple side's crystals in its own colour, as a share of them (rounded): in the game a
+#: player walks to a temple and takes its colour, so a temple asks mostly for its own.
+OWN_SHARE = 0.55
+#: At most one colourless position a side, at the top of the arch (the track's middle, the
+#: end of the longest runs), and only on sides of seven crystals or more: colourless crystals
+#: are the game's currency (any crystal pays one), so a colourless position eases the
+#: longest curse alone. 1 of 9 is 11% of the positions, inside the 15% the game's tracks show.
+COLOURLESS_FROM = 7
+#: The most colourless positions a generated deck's tracks hold, as a share of them all.
+COLOURLESS_SHARE = 0.15
+#: How the tracks were dealt, recorded in a generated deck (verify checks what it names;
+#: decks without it were dealt in proportion to the supply).
+TRACKS = "game"
+#: The one curse the rules publish: yellow, yellow, blue, worth 3 (the first layer of the
+#: yellow temple's side for 2-3 players, read from the left).
+PUBLISHED = (2, 2, 3)
 
 
 def colour_budget(supply: Sequence[int], positions: int) -> list[int]:
@@ -67,32 +81,47 @@ def _lengths(spec: Spec) -> list[int]:
     return [spec.track]
 
 
+def own_count(crystals: int) -> int:
+    """How many of a side's ``crystals`` are its temple's colour (``OWN_SHARE``, at least one)."""
+    return max(1, round(crystals * OWN_SHARE))
+
+
+def shaped(crystals: int) -> tuple[int, int]:
+    """A side of ``crystals``: how many in its own colour and how many colourless."""
+    return own_count(crystals), 1 if crystals >= COLOURLESS_FROM else 0
+
+
 def deal(spec: Spec, attempt: int) -> tuple[Temple, ...]:
     """Attempt ``attempt``'s temples (see the module docstring)."""
     rng = random.Random(f"temples:{spec.seed}:{attempt}")
     box = spec.box
-    sides = [(c, s) for c in range(1, len(box.names)) for s in SIDES]
     lengths = _lengths(spec)
     per_side = sum(lengths)
-    budget = colour_budget(box.supply, per_side * len(sides))
-    held: list[list[int]] = []
-    for colour, _ in sides:
-        own = min(OWN, budget[colour], per_side)
-        budget[colour] -= own
-        held.append([colour] * own)
-    rest = [c for c, n in enumerate(budget) for _ in range(max(n, 0))]
-    rng.shuffle(rest)
-    for crystals in held:
-        while len(crystals) < per_side and rest:
-            crystals.append(rest.pop())
+    own, colourless = shaped(per_side)
+    coloured = range(1, len(box.names))
     out = []
-    for (colour, side), held_crystals in zip(sides, held):
-        for _ in range(SHUFFLES):  # no free layer: every run holds a coloured crystal
-            rng.shuffle(held_crystals)
-            temple = _temple(spec, colour, side, held_crystals, lengths)
-            if not any(free(temple, layer, spec.reading) for layer in temple.layers):
-                break
-        out.append(temple)
+    for colour in coloured:
+        for side in SIDES:
+            others = [c for c in coloured if c != colour]
+            weights = [box.supply[c] for c in others]
+            rest = [rng.choices(others, weights)[0] for _ in range(per_side - own - colourless)]
+            crystals = [colour] * own + rest
+            rng.shuffle(crystals)
+            fixed: dict[int, int] = {}
+            if colourless:  # the top of the arch: the track's middle, or the end of the middle row
+                fixed[(per_side - 1) // 2 if spec.reading != "rows" else sum(lengths[:len(lengths) // 2 + 1]) - 1] = 0
+            if box.names[colour] == "yellow" and side == SIDES[0] and "blue" in box.names and per_side >= 3 + \
+                    colourless and own >= 2:
+                published = (colour, colour, box.names.index("blue"))
+                for at, c in enumerate(published):
+                    fixed[at] = c
+                for c in published:  # the published curse's crystals come out of the side's own
+                    crystals.remove(c if c in crystals else next(x for x in crystals if x != colour))
+            track = []
+            it = iter(crystals)
+            for at in range(per_side):
+                track.append(fixed[at] if at in fixed else next(it))
+            out.append(_temple(spec, colour, side, track, lengths))
     return tuple(out)
 
 
@@ -192,6 +221,8 @@ def make_deck(spec: Spec, priced: Attempt, box: Box, grids_only: bool = False) -
     parameters = spec.parameters()
     parameters["spearman"] = _rounded(spearman(means, [float(p) for p in points]))
     parameters["balance_ratio"] = round(grid_balance.ratio, PLACES)
+    if not grids_only:
+        parameters["tracks"] = TRACKS
     return Deck(tuple(cards), replace(box, temples=()), spec.reading, spec.seed, parameters, deckfile.versions(),
                 True, grid_balance.means)
 

@@ -17,12 +17,13 @@ EXAMPLE = "--track 9 --layers 5 --seed 1"
 OK_TEXT = "every layer paid again along its paths on every grid side and measured again; every rule holds"
 SCALE = "points"
 #: The verifier's version in every seal: raise it when ``verify`` checks something new.
-VERIFIER = "2"  # 2: free layers and the rows' colours checked
+VERIFIER = "3"  # 2: free layers and the rows' colours checked; 3: the tracks' shape
 VERIFY_HELP = (
     "Every layer's stored paths are followed along each grid side's lines (simple paths as long as their runs; a run "
     "stored as unpayable has no such path), its difficulty on every grid side is measured again on the same seeded "
     "grids, points must rise with difficulty, no layer may be free (a run of colourless crystals only), the grid "
-    "sides must be balanced and the tracks' (or rows') colours follow the supply. A hand-written deck (temples and "
+    "sides must be balanced and a generated deck's tracks are shaped like the game's (each side mostly its own colour, "
+    "colourless positions rare). A hand-written deck (temples and "
     "grids without measures) gets payability, difficulty per grid, suggested points and the grids' balance.")
 
 

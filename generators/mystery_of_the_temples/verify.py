@@ -8,8 +8,10 @@ grids) and must agree with the stored one. A hand-written deck (no measures) get
 deck rules: points within the recorded range and rising with difficulty (no layer worth more
 than a clearly harder one) and no layer free (a run of colourless crystals only): both
 reported for a designer's own temples, failed for a generated deck or with ``--strict``; the
-grid sides' balance within the recorded tolerance, the crystals' colours (tracks, or rows)
-in proportion to the supply (generated decks), and the stored grid means.
+grid sides' balance within the recorded tolerance, the tracks' shape (generated decks: each
+side mostly its own colour, colourless positions rare, ``shape_problems``; decks generated
+before the tracks were shaped, recorded without ``tracks``, in proportion to the supply),
+and the stored grid means.
 """
 
 from __future__ import annotations
@@ -157,7 +159,7 @@ def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck
     ``tiers_from`` are accepted for the command's sake: every measure here is a fixed number
     of seeded grids, and points, not tiers, price a layer. The temple sides are measured
     side by side in up to ``workers`` processes."""
-    from generators.mystery_of_the_temples.generate import colour_budget, points_for
+    from generators.mystery_of_the_temples.generate import TRACKS, colour_budget, points_for
 
     del time_limit, tiers_from, tiers_name
     checks = each(check_card, deck, deck.cards, workers)
@@ -197,7 +199,9 @@ def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck
         for side, stored, again in zip(deck.box.grids, deck.means, grid_balance.means):
             if abs(stored - again) > TOLERANCE:
                 out.append(f"grids: {side.name}: stored mean {stored}, measured {again}")
-    if generated:
+    if generated and deck.parameters.get("tracks") == TRACKS:
+        out.extend(shape_problems(deck))
+    elif generated:
         counted = [0] * len(deck.box.names)
         for c in deck.cards:
             for colour in crystals(c.temple, deck.reading):
@@ -221,6 +225,30 @@ def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck
     given = [float(layer.points) for _, layer, _ in layers if layer.points is not None]
     rank = spearman(means, given) if len(given) == len(means) and len(means) > 2 else None
     return DeckCheck(tuple(checks), tuple(out), tuple(notes), grid_balance, tuple(suggested), rank)
+
+
+def shape_problems(deck: Deck) -> list[str]:
+    """Where a deck's tracks are not shaped like the game's (``generate.deal``): a side with
+    fewer of its own colour than the generator gives, more than one colourless position on a
+    side, or colourless positions over 15% of all."""
+    from generators.mystery_of_the_temples.generate import COLOURLESS_SHARE, shaped
+
+    out = []
+    total = colourless = 0
+    for c in deck.cards:
+        shown = crystals(c.temple, deck.reading)
+        own, most = shaped(len(shown))
+        if shown.count(c.temple.colour) < own:
+            out.append(f"card {c.id}: {shown.count(c.temple.colour)} of its {len(shown)} crystals are its temple's "
+                       f"colour; a generated side has {own}")
+        if shown.count(0) > most:
+            out.append(f"card {c.id}: {shown.count(0)} colourless positions; a generated side has at most {most}")
+        total += len(shown)
+        colourless += shown.count(0)
+    if total and colourless > COLOURLESS_SHARE * total:
+        out.append(f"tracks: {colourless} of {total} positions are colourless, more than "
+                   f"{COLOURLESS_SHARE:.0%}")
+    return out
 
 
 def _range(text: object) -> tuple[int | None, int | None]:

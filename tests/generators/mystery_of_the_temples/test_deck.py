@@ -103,9 +103,13 @@ def test_the_generated_deck_keeps_its_promises(deck: Deck, deck_check) -> None: 
                 for run, path in zip(runs(card.temple, layer), paid.witness):
                     assert path is not None and follows(path, side.grid, len(run)) is None
     assert deck.parameters["spearman"] > 0.9 and deck.parameters["balance_ratio"] <= 1.15
-    counted = [sum(c.temple.track.count(k) for c in deck.cards) for k in range(6)]
-    assert counted == gen.colour_budget(DEFAULT.supply, 90) == [36, 12, 12, 12, 9, 9]
-    assert all(c.temple.track.count(c.temple.colour) >= gen.OWN for c in deck.cards)
+    # shaped like the game's tracks: each side 5 of 9 its own colour, one colourless at the top of the arch
+    assert all(c.temple.track.count(c.temple.colour) == 5 for c in deck.cards)
+    assert all(c.temple.track.count(0) == 1 and c.temple.track[4] == 0 for c in deck.cards)
+    assert sum(c.temple.track.count(0) for c in deck.cards) <= 0.15 * 90
+    yellow = next(c for c in deck.cards if c.temple.colour == 2 and c.temple.side == "2-3")
+    assert yellow.temple.track[:3] == (2, 2, 3)  # the published curse: yellow, yellow, blue
+    assert deck.parameters["tracks"] == "game"
 
 
 @pytest.mark.slow
@@ -198,3 +202,16 @@ def test_grids_out_of_balance_are_a_shortfall() -> None:
     lopsided = replace(DEFAULT, grids=(DEFAULT.grids[0], DEFAULT.grids[2]))
     with pytest.raises(Shortfall, match="out of balance"):
         gen.generate(Spec(box=lopsided, attempts=1, balance=1.0001, workers=1))
+
+
+def test_verify_holds_a_generated_deck_to_the_games_track_shape(deck: Deck) -> None:
+    from generators.mystery_of_the_temples.verify import shape_problems
+
+    assert shape_problems(deck) == []
+    first = deck.cards[0]
+    track = (0, 0) + tuple(c for c in first.temple.track[2:])
+    worse = replace(deck, cards=(replace(first, temple=replace(first.temple, track=track)),) + deck.cards[1:])
+    said = shape_problems(worse)
+    assert any(f"card {first.id}: 3 colourless positions" in s for s in said)
+    assert any(f"card {first.id}: " in s and "crystals are its temple's colour" in s for s in said) or \
+        first.temple.track[:2].count(first.temple.colour) == 0
