@@ -58,6 +58,18 @@ class Priced:
     from_empty: float
     actions: float
     grids: tuple[Paid, ...]
+    in_play: InPlay | None = None  # with --price play: the turns it costs in play
+
+
+@dataclass(frozen=True, slots=True)
+class InPlay:
+    """A layer's cost in play (``inplay``): the mean turns a player who goes for it needs to
+    break it, the standard error, the share of chases that reached the cap, and the chases."""
+
+    turns: float
+    error: float
+    capped: float
+    chases: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +90,9 @@ class Card:
             if self.priced is not None:
                 p = self.priced[n]
                 entry["difficulty"] = {"actions": p.actions, "method": SIMULATED, "from_empty": p.from_empty}
+                if p.in_play is not None:
+                    entry["difficulty"]["in_play"] = {"turns": p.in_play.turns, "error": p.in_play.error,
+                                                      "capped": p.in_play.capped, "chases": p.in_play.chases}
                 entry["grids"] = [{"grid": g.grid, "actions": g.actions, "error": g.error, "paid": g.paid,
                                    "witness": [list(w) if w is not None else None for w in g.witness]}
                                   for g in p.grids]
@@ -199,7 +214,10 @@ def _card(raw: Mapping[str, Any], card_id: CardId, names: Sequence[str], box: Bo
                     return None
                 paid.append(Paid(g["grid"], g["actions"], g["error"], g["paid"],
                                  tuple(tuple(w) if w is not None else None for w in g["witness"])))
-            priced.append(Priced(entry["difficulty"]["from_empty"], entry["difficulty"]["actions"], tuple(paid)))
+            said = entry["difficulty"].get("in_play")
+            in_play = InPlay(said["turns"], said["error"], said["capped"], said["chases"]) if said else None
+            priced.append(Priced(entry["difficulty"]["from_empty"], entry["difficulty"]["actions"], tuple(paid),
+                                 in_play))
     if len({layer.position for layer in layers}) != len(layers):
         problems.append(f"{where}.layers: a position is listed twice")
         return None

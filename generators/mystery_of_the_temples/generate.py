@@ -268,7 +268,31 @@ def generate(spec: Spec, progress: Callable[[int, int], None] | None = None) -> 
                         f"actions a layer, {spec.box.grids[easiest].name} {means[easiest]:.2f} (max/min "
                         f"{ratio:.3f}, more than --balance {spec.balance}); --grids-only designs balanced grids",
                         0, 2 * (len(spec.box.names) - 1))
-    return make_deck(spec, best, spec.box)
+    deck = make_deck(spec, best, spec.box)
+    return priced_in_play(deck, spec) if spec.price == "play" else deck
+
+
+def priced_in_play(deck: Deck, spec: Spec) -> Deck:
+    """``deck`` with every layer's cost in play (``inplay.layer_costs``, from ``spec.seed``)
+    and its points given out by that cost instead (the same quantiles over ``--points``)."""
+    from generators.mystery_of_the_temples.deck import InPlay
+    from generators.mystery_of_the_temples.inplay import layer_costs
+
+    found = layer_costs(deck, spec.seed)
+    turns = [found[(c.id, j)].turns for c in deck.cards for j in range(len(c.temple.layers))]
+    points = points_for(turns, *spec.points)
+    cards, k = [], 0
+    for c in deck.cards:
+        layers, priced = [], []
+        for j, (layer, p) in enumerate(zip(c.temple.layers, c.priced or ())):
+            cost = found[(c.id, j)]
+            layers.append(replace(layer, points=points[k]))
+            priced.append(replace(p, in_play=InPlay(cost.turns, cost.error, cost.capped, cost.chases)))
+            k += 1
+        cards.append(replace(c, temple=replace(c.temple, layers=tuple(layers)), priced=tuple(priced)))
+    parameters = dict(deck.parameters)
+    parameters["spearman"] = _rounded(spearman(turns, [float(p) for p in points]))
+    return replace(deck, cards=tuple(cards), parameters=parameters)
 
 
 # -- grids only ---------------------------------------------------------------------------------

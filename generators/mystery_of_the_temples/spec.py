@@ -55,6 +55,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("balance", _balance, 1.15, "the most the hardest grid side's mean difficulty may be over the easiest's",
            metavar="RATIO"),
     switch("grids_only", False, "design the grid sides for the box's temples instead of temples for its grids"),
+    choice("price", ("exact", "play"), "exact", "how the layers' points are given out: `exact`, by their difficulty "
+           "on every grid side from a full grid mid-game; `play`, by what they cost in play: the turns a player who "
+           "goes for a layer needs to break it, from states greedy games reach (slower; verify plays them again)"),
     SEED,
     whole("attempts", None, "temple decks (or, with --grids-only, grids) to try before choosing", low=1,
           high=10_000, default_text=f"{ATTEMPTS} ({PER_GRID} per grid side with --grids-only)"),
@@ -77,6 +80,7 @@ class Spec:
     seed: int = 0
     attempts: int | None = None
     workers: int = 1
+    price: str = "exact"
 
     @classmethod
     def from_values(cls, values: Mapping[str, Any], given: frozenset[str] = frozenset()) -> Spec:
@@ -84,7 +88,8 @@ class Spec:
 
         workers = values["workers"] if values["workers"] is not None else default_workers()
         return cls(values["box"], values["track"], values["layers"], values["points"], values["reading"],
-                   values["balance"], values["grids_only"], values["seed"], values["attempts"], workers)
+                   values["balance"], values["grids_only"], values["seed"], values["attempts"], workers,
+                   values.get("price", "exact"))
 
     @property
     def budget(self) -> int:
@@ -120,6 +125,9 @@ class Spec:
         else:
             if not self.box.grids:
                 out.append("box: the box has no grid sides to make temples for")
+            if self.price == "play" and (self.reading != "ends" or len(self.box.names) != 6):
+                out.append("price: play plays the published game: tracks read from their ends, and the six crystal "
+                           "kinds")
             from solver.paths import longest
 
             for side in self.box.grids:
@@ -139,4 +147,7 @@ class Spec:
 
     def parameters(self) -> dict[str, Any]:
         shown = {"box": self.box.title, "attempts": self.budget, "points": f"{self.points[0]}-{self.points[1]}"}
-        return recorded(OPTIONS, {o.name: shown.get(o.name, getattr(self, o.name, None)) for o in OPTIONS})
+        out = recorded(OPTIONS, {o.name: shown.get(o.name, getattr(self, o.name, None)) for o in OPTIONS})
+        if self.price == "exact":
+            del out["price"]  # (as decks made before the option say it)
+        return out

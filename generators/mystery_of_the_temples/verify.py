@@ -166,7 +166,10 @@ def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck
     out: list[str] = []
     notes: list[str] = []
     generated = bool(deck.parameters) and not deck.parameters.get("grids_only")  # points made, not given
-    layers = [(c, layer, k.priced[j].actions) for c, k in zip(deck.cards, checks)
+    by_play = deck.parameters.get("price") == "play"
+    if by_play:  # priced by play: the stored costs in play are what the points follow, and are played again
+        out_play = play_problems(deck)
+    layers = [(c, layer, _price_of(c, j, k, by_play)) for c, k in zip(deck.cards, checks)
               for j, layer in enumerate(c.temple.layers) if j < len(k.priced)]
     low, high = _range(deck.parameters.get("points"))
     for card, layer, _ in layers:
@@ -178,13 +181,16 @@ def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck
                 f"card {card.id}, layer {layer.position}: a run of colourless crystals only, paid by any crystals: "
                 f"the layer is free")
     rising = []
+    unit, clearly = ("turns in play", CLEARLY_TURNS) if by_play else ("actions", CLEARLY)
     for a_card, a, a_value in layers:
         for b_card, b, b_value in layers:
             if (a.points is not None and b.points is not None and a.points > b.points
-                    and a_value + CLEARLY < b_value):
+                    and a_value + clearly < b_value):
                 rising.append(f"card {a_card.id}, layer {a.position} is worth {a.points} points at {a_value:.2f} "
-                              f"actions, more than card {b_card.id}, layer {b.position} ({b.points} points) at "
+                              f"{unit}, more than card {b_card.id}, layer {b.position} ({b.points} points) at "
                               f"{b_value:.2f}")
+    if by_play:
+        out.extend(out_play)
     (out if generated or strict else notes).extend(rising[:5])
     if len(rising) > 5:
         (out if generated or strict else notes).append(f"... and {len(rising) - 5} more pairs")
@@ -225,6 +231,42 @@ def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck
     given = [float(layer.points) for _, layer, _ in layers if layer.points is not None]
     rank = spearman(means, given) if len(given) == len(means) and len(means) > 2 else None
     return DeckCheck(tuple(checks), tuple(out), tuple(notes), grid_balance, tuple(suggested), rank)
+
+
+#: How much more a layer's cost in play must be (mean turns) before a lower price for it is
+#: a fault: the chases' standard errors are about a tenth of a turn.
+CLEARLY_TURNS = 0.5
+
+
+def _price_of(card: Card, j: int, check: CardCheck, by_play: bool) -> float:
+    """What a layer's points follow: its cost in play (a deck priced by play) or its
+    difficulty measured again."""
+    stored = card.priced[j].in_play if card.priced is not None and j < len(card.priced) else None
+    if by_play and stored is not None:
+        return stored.turns
+    return check.priced[j].actions
+
+
+def play_problems(deck: Deck) -> list[str]:
+    """A deck priced by play: every layer's stored cost in play against the same chases
+    played again (``inplay.layer_costs`` from the deck's seed)."""
+    from generators.mystery_of_the_temples.inplay import layer_costs
+
+    if deck.seed is None:
+        return ["parameters.price: play, and the deck records no seed to play its chases again"]
+    again = layer_costs(deck, deck.seed)
+    out = []
+    for c in deck.cards:
+        for j, layer in enumerate(c.temple.layers):
+            stored = c.priced[j].in_play if c.priced is not None and j < len(c.priced) else None
+            found = again.get((c.id, j))
+            if stored is None:
+                out.append(f"card {c.id}, layer {layer.position}: priced by play, and no cost in play stored")
+            elif found is None or (found.turns, found.error, found.capped, found.chases) != (
+                    stored.turns, stored.error, stored.capped, stored.chases):
+                out.append(f"card {c.id}, layer {layer.position}: stored cost in play {stored.turns} turns, played "
+                           f"again {found.turns if found else 'none'}")
+    return out
 
 
 def shape_problems(deck: Deck) -> list[str]:
