@@ -7,6 +7,14 @@ the arch, how a layer is paid, and the layer's difficulty in small print. A grid
 its board and side, the slots (rings sized for a crystal) joined by lines, and the side's
 ability in words. Each is laid out as data first (``arch`` and ``grid_layout``), then drawn.
 
+``table.pdf`` holds the other cards the game needs (``components``): the ten wilderness
+cards (what collecting there gives, its colour squares, its rune symbol), the twenty rune
+cards (symbol and bonus), the five temple objectives and the rune objective, each in words
+a player can use; ``tokens.pdf`` the crystals (the supply's counts, each colour with its
+letter), five curse markers and a score marker a player in four player colours, and four
+meeples, as round paper tokens printed on one side: with them the game plays from the PDFs
+alone (and a score track, 0-80, on the last card).
+
 ``cards.pdf`` holds the temple cards and ``grids.pdf`` the grids. Printed duplex, a temple's
 2-3 player side is a card's front and its 4 player side the back, and a board's side A the
 front and side B the back (a side without its partner gets a plain back); printed one-sided,
@@ -18,15 +26,17 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generators.common.errors import RequestError
 from generators.common.words import plural
 from generators.mystery_of_the_temples.box import Box, Side, Temple
+from generators.mystery_of_the_temples.components import OURS, Rune, Wilderness
 from generators.mystery_of_the_temples.deck import Card, Deck
 from print.common import colours, sheets
-from print.common.layout import FRAME_INSET, Imposition, Segment, Slot, impose
+from print.common.layout import FRAME_INSET, Imposition, Segment, Settings, Slot, impose
 from print.common.layout import Box as Rect
 from print.common.pdf import MIN_TEXT, Document, Meta, Pen
 from print.common.sheets import CardRequest, calibration_pdf, card_request, draw_imposition, wrap
@@ -36,9 +46,16 @@ TITLE = "Mystery of the Temples"
 USES = frozenset({"size", "paper", "duplex", "layout", "back_offset", "bleed", "safe", "margin", "out"})
 FILES = (("cards.pdf", "the temple cards: a temple's 2-3 player side on the front, its 4 player side on the back"),
          ("grids.pdf", "the crystal grids: a board's side A on the front, side B on the back"),
+         ("table.pdf", "the wilderness, rune and objective cards"),
+         ("tokens.pdf", "the crystals, curse and score markers and meeples, as paper tokens, and a score track"),
          ("calibration.pdf", "the duplex calibration sheet"))
 
 AUTO = CardSize("tarot", *CARDS["tarot"])
+TOKEN = CardSize("token 16", 16.0, 16.0)
+#: The players' colours for markers and meeples (Okabe and Ito's, apart from the crystals').
+PLAYER_COLOURS = (("black", "#222222"), ("white", "#FFFFFF"), ("orange", "#E69F00"), ("sky", "#56B4E9"))
+#: The highest score the paper score track shows.
+TRACK_TOP = 80
 
 HEAD = 12.0        #: the header: the temple and its players
 TEXT_ROOM = 24.0   #: under the arch: how a layer is paid, and the layers' difficulty
@@ -234,6 +251,174 @@ def draw_plain_back(pen: Pen, slot: Slot) -> None:
     pen.centred_text(t.cx, t.cy, "MYSTERY OF THE TEMPLES", min(9.0, t.w / 8), bold=True, colour=STONE)
 
 
+# -- the other cards and the tokens -----------------------------------------------------------------
+
+
+def symbol(pen: Pen, x: float, y: float, r: float, kind: int, colour: str = INK) -> None:
+    """A rune symbol, drawn: 0 sun (a disc in a ring of rays), 1 moon (a crescent), 2 star
+    (five points), 3 wave (three crests), 4 leaf (a pointed oval)."""
+    if kind == 0:
+        pen.circle(x, y, r * 0.5, fill=colour)
+        for k in range(8):
+            a = k * math.pi / 4
+            pen.line(Segment(x + r * 0.65 * math.cos(a), y + r * 0.65 * math.sin(a), x + r * math.cos(a),
+                             y + r * math.sin(a)), width=r * 0.16, colour=colour)
+    elif kind == 1:
+        outer = [(x + r * math.cos(a), y + r * math.sin(a))
+                 for a in [math.pi / 2 + k * math.pi / 24 for k in range(25)]]
+        inner = [(x + r * 0.35 + r * 0.8 * math.cos(a), y + r * 0.8 * math.sin(a))
+                 for a in [3 * math.pi / 2 - k * math.pi / 24 for k in range(25)]]
+        pen.polygon(outer + inner, fill=colour)
+    elif kind == 2:
+        points = []
+        for k in range(10):
+            a = math.pi / 2 + k * math.pi / 5
+            rr = r if k % 2 == 0 else r * 0.42
+            points.append((x + rr * math.cos(a), y + rr * math.sin(a)))
+        pen.polygon(points, fill=colour)
+    elif kind == 3:
+        for row in (-0.45, 0.0, 0.45):
+            pts = [(x - r + 2 * r * k / 12, y + r * row + r * 0.22 * math.sin(k * math.pi / 3)) for k in range(13)]
+            for (x0, y0), (x1, y1) in zip(pts, pts[1:]):
+                pen.line(Segment(x0, y0, x1, y1), width=r * 0.16, colour=colour)
+    else:
+        side = [(x + r * 0.55 * math.sin(math.pi * k / 12), y - r + 2 * r * k / 12) for k in range(13)]
+        other = [(x - r * 0.55 * math.sin(math.pi * k / 12), y + r - 2 * r * k / 12) for k in range(13)]
+        pen.polygon(side + other, fill=colour)
+        pen.line(Segment(x, y - r, x, y + r), width=r * 0.08, colour=BACKGROUND)
+
+
+def _crystal_row(pen: Pen, box: Box, x: float, y: float, colours_: Sequence[int], r: float = 3.2) -> None:
+    letters = box.letters
+    for k, c in enumerate(colours_):
+        crystal(pen, x + k * r * 2.4, y, r, box.colours[c].rgb, letters[box.names[c]])
+
+
+def _card_frame(pen: Pen, slot: Slot, heading: str, right: str, band: str) -> Rect:
+    inner = slot.safe.inset(FRAME_INSET)
+    pen.rect(slot.bleed, fill=BACKGROUND)
+    pen.rect(Rect(slot.bleed.x, inner.y1 - 7, slot.bleed.w, slot.bleed.y1 - inner.y1 + 7), fill=band)
+    ink = colours.text_on(band)
+    pen.text(inner.x, inner.y1 - 4.5, heading, 11, bold=True, colour=ink)
+    if right:
+        pen.text(inner.x1, inner.y1 - 4.5, right, 8, bold=True, anchor="end", colour=ink)
+    return inner
+
+
+def _words(pen: Pen, inner: Rect, y: float, text: str, size: float = 7.0) -> float:
+    for part in wrap(text, size, inner.w, lines=6):
+        pen.text(inner.x, y, part, size, colour=INK)
+        y -= size * 0.45
+    return y
+
+
+def _crystal_words(box: Box, crystals_: Sequence[int]) -> str:
+    from generators.mystery_of_the_temples.components import Bonus, bonus_text
+
+    return bonus_text((Bonus(tuple(crystals_)),), box.names).removeprefix("1st ")
+
+
+def draw_wilderness(pen: Pen, slot: Slot, box: Box, w: Wilderness, names: Sequence[str]) -> None:
+    inner = _card_frame(pen, slot, f"Wilderness {w.number}", w.kind, STONE)
+    symbol(pen, inner.cx, inner.y1 - 24, 9.0, w.symbol)
+    pen.centred_text(inner.cx, inner.y1 - 37, names[w.symbol], 7, colour=INK)
+    y = inner.y1 - 50
+    if w.kind == "direct":
+        _crystal_row(pen, box, inner.cx - (len(w.crystals) - 1) * 3.84, y, w.crystals, 3.2)
+        text = f"Collect here: take {_crystal_words(box, w.crystals)}."
+    elif w.kind == "conversion":
+        text = "Collect here: discard 3 crystals from your grid and take 2 crystals of different colours."
+    else:
+        squares = w.squares
+        step = min(7.5, inner.w / max(1, len(squares)))
+        x0 = inner.cx - (len(squares) - 1) * step / 2
+        for k, c in enumerate(squares):
+            rgb = box.colours[c].rgb
+            pen.rect(Rect(x0 + k * step - 3, y - 3, 6, 6), fill=rgb, stroke=INK, width=0.35)
+            pen.centred_text(x0 + k * step, y, box.letters[box.names[c]], MIN_TEXT, bold=True,
+                             colour=colours.text_on(rgb))
+        text = ("Collect here: put 1 or 2 of your crystals on empty squares and take crystals of those squares' "
+                "colours. When 2 or fewer squares are left empty, the card is cleared: its crystals go back.")
+    y = _words(pen, inner, y - 10, text)
+    _words(pen, inner, inner.y + 8, f"Runes of the {names[w.symbol]} ring here: collecting on this card gives "
+                                    f"their bonus.", MIN_TEXT)
+
+
+def draw_rune(pen: Pen, slot: Slot, box: Box, rune: Rune, names: Sequence[str]) -> None:
+    inner = _card_frame(pen, slot, "Rune", f"{names[rune.symbol]}", INK)
+    symbol(pen, inner.cx, inner.y1 - 30, 14.0, rune.symbol)
+    pen.centred_text(inner.cx, inner.y1 - 50, names[rune.symbol], 9, bold=True, colour=INK)
+    y = inner.y1 - 62
+    if rune.crystals:
+        _crystal_row(pen, box, inner.cx - (len(rune.crystals) - 1) * 3.84, y, rune.crystals)
+        gift = f"take {_crystal_words(box, rune.crystals)}"
+    else:
+        pen.centred_text(inner.cx, y, f"+{rune.points}", 14, bold=True, colour=INK)
+        gift = f"score {plural(rune.points, 'point')}"
+    _words(pen, inner, y - 10, f"Resonance: whenever you collect on a card showing the {names[rune.symbol]}, {gift}. "
+                               f"At the end, each kind of rune you hold counts for the rune objective.")
+
+
+def draw_objective(pen: Pen, slot: Slot, box: Box, colour: int | None) -> None:
+    from generators.mystery_of_the_temples.components import OBJECTIVE_POINTS, RUNE_POINTS
+
+    if colour is None:
+        inner = _card_frame(pen, slot, "Rune objective", "every game", INK)
+        y = inner.y1 - 20
+        for kinds in range(1, len(RUNE_POINTS)):
+            pen.text(inner.x + 4, y, f"{kinds} kind{'s' if kinds > 1 else ''} of rune", 8, colour=INK)
+            pen.text(inner.x1 - 4, y, f"{RUNE_POINTS[kinds]}", 9, bold=True, anchor="end", colour=INK)
+            y -= 7
+        _words(pen, inner, y - 4, "At the end, score for the kinds of rune you hold (grid 4B counts one kind more; "
+                                  "6 kinds only with it).")
+        return
+    rgb = box.colours[colour].rgb
+    inner = _card_frame(pen, slot, "Temple objective", box.names[colour], rgb)
+    crystal(pen, inner.cx, inner.y1 - 28, 12.0, rgb, box.letters[box.names[colour]])
+    first, second = OBJECTIVE_POINTS
+    _words(pen, inner, inner.y1 - 50, f"At the end, the most curse markers on the {box.names[colour]} temple score "
+                                      f"{first}, the second most {second}. A tie for the most shares {first + second}, "
+                                      f"a tie for second shares {second} (rounded down).")
+
+
+def draw_token(pen: Pen, slot: Slot, fill: str, letter: str, label: str) -> None:
+    t = slot.trim
+    pen.rect(slot.bleed, fill=fill)
+    ink = colours.text_on(fill)
+    pen.circle(t.cx, t.cy, t.w * 0.44, fill=None, stroke=ink, width=0.3)
+    pen.centred_text(t.cx, t.cy + 0.8, letter, 11, bold=True, colour=ink)
+    if label:
+        pen.text(t.cx, t.cy - 4.2, label, MIN_TEXT, anchor="middle", colour=ink)
+
+
+def tokens_of(box: Box) -> list[tuple[str, str, str]]:
+    """Every paper token: (fill, letter, label): the supply's crystals, then for each player
+    colour five curse markers and a score marker, then the four meeples."""
+    out = []
+    letters = box.letters
+    for c in box.colours:
+        out += [(c.rgb, letters[c.name], "")] * c.supply  # the letter and the colour say it
+    for _, rgb in PLAYER_COLOURS:
+        out += [(rgb, "X", "curse")] * 5 + [(rgb, "S", "score")]
+    out += [(rgb, "M", name) for name, rgb in PLAYER_COLOURS]
+    return out
+
+
+def draw_track(pen: Pen, slot: Slot) -> None:
+    """The score track: 0 to ``TRACK_TOP`` in a grid of squares."""
+    inner = slot.safe.inset(FRAME_INSET)
+    pen.rect(slot.bleed, fill=BACKGROUND)
+    pen.text(inner.x, inner.y1 - 4.5, "Score track", 11, bold=True, colour=INK)
+    cols = 7
+    rows = math.ceil((TRACK_TOP + 1) / cols)
+    size = min(inner.w / cols, (inner.h - 10) / rows)
+    for n in range(TRACK_TOP + 1):
+        x = inner.x + (n % cols) * size
+        y = inner.y1 - 10 - (n // cols + 1) * size
+        pen.rect(Rect(x, y, size, size), fill=STONE if (n // 10) % 2 == 0 else "#FFFFFF", stroke=BORDER, width=0.3)
+        pen.centred_text(x + size / 2, y + size / 2, str(n), MIN_TEXT, colour=INK)
+
+
 # -- the whole job -----------------------------------------------------------------------------------
 
 
@@ -248,6 +433,8 @@ class Printed:
     imposition: Imposition
     grids: Imposition
     labels: tuple[str, ...]
+    table: Imposition | None = None
+    tokens: Imposition | None = None
 
 
 def pairs(items: Sequence[object], key: Callable[[object], object], first: Callable[[object], bool],
@@ -311,10 +498,32 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
                     front=lambda pen, slot: grid_face(boards[slot.card][0])(pen, slot),
                     back=(lambda pen, slot: grid_face(boards[slot.card][1])(pen, slot)) if duplex else None)
     files["grids.pdf"] = gdoc.data()
+    parts = OURS
+    names = parts.symbols
+    faces: list[Callable[[Pen, Slot], None]] = []
+    faces += [partial(draw_wilderness, box=box, w=w, names=names) for w in parts.wilderness]
+    faces += [partial(draw_rune, box=box, rune=r, names=names) for r in parts.runes]
+    faces += [partial(draw_objective, box=box, colour=c) for c in parts.objectives]
+    faces += [partial(draw_objective, box=box, colour=None), draw_track]
+    labels = ([f"wilderness {w.number}" for w in parts.wilderness] + [f"rune {r.id}" for r in parts.runes] +
+              [f"objective {box.names[c]}" for c in parts.objectives] + ["rune objective", "score track"])
+    table_sheet = impose(len(faces), settings)
+    tbl = Document(Meta(f"{title}: table", f"{TITLE}: wilderness, rune and objective cards", TITLE), request.duplex)
+    draw_imposition(tbl, table_sheet, title=f"{title}: table", ids=labels,
+                    front=lambda pen, slot: faces[slot.card](pen, slot),
+                    back=draw_plain_back if duplex else None)
+    files["table.pdf"] = tbl.data()
+    tokens = tokens_of(box)
+    token_settings = Settings(request.paper, TOKEN, request.bleed, 0.0, settings.page_margin, "none")
+    token_sheet = impose(len(tokens), token_settings)
+    tdoc = Document(Meta(f"{title}: tokens", f"{TITLE}: {len(tokens)} tokens", TITLE), "none")
+    draw_imposition(tdoc, token_sheet, title=f"{title}: tokens", ids=[label for _, _, label in tokens],
+                    front=lambda pen, slot: draw_token(pen, slot, *tokens[slot.card]), back=None)
+    files["tokens.pdf"] = tdoc.data()
     cal = calibration_pdf(settings, imposition, title, TITLE)
     if cal is not None:
         files["calibration.pdf"] = cal
-    return Printed(files, size, imposition, grid_sheet, tuple(ids))
+    return Printed(files, size, imposition, grid_sheet, tuple(ids), table_sheet, token_sheet)
 
 
 def deck_title(deck: Deck, path: str | Path) -> str:
@@ -325,6 +534,14 @@ def summary(printed: Printed) -> list[str]:
     lines = [sheets.cards_line(printed.imposition, printed.size)]
     g = printed.grids
     lines.append(f"grids.pdf: {plural(len(g.pages), 'page')}, {plural(sum(len(p.fronts) for p in g.pages), 'board')}")
+    if printed.table is not None:
+        lines.append(f"table.pdf: {plural(len(printed.table.pages), 'page')}, "
+                     f"{plural(sum(len(p.fronts) for p in printed.table.pages), 'card')} (wilderness, runes, "
+                     f"objectives, the score track)")
+    if printed.tokens is not None:
+        lines.append(f"tokens.pdf: {plural(len(printed.tokens.pages), 'page')}, "
+                     f"{plural(sum(len(p.fronts) for p in printed.tokens.pages), 'token')} (crystals, markers, "
+                     f"meeples), one-sided")
     if "calibration.pdf" in printed.files:
         lines.append(sheets.CALIBRATION_LINE)
     return lines

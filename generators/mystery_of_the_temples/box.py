@@ -155,21 +155,22 @@ def _ours() -> tuple[Side, ...]:
     twin_lines += [(0, 6), (1, 11), (5, 7)]
     from generators.mystery_of_the_temples.components import OURS, bonus_text
 
-    grids = [  # the published abilities, in our words
+    grids = [  # the published abilities, in our words (letters, digits, stops and hyphens: the 3D label font's)
         (1, "A", "lattice", lattice, rows + columns,
-         "Gain one more colourless whenever you gain colourless; any colour costs 3 crystals."),
+         "Gain one more colourless whenever you gain colourless. Any colour costs 3 crystals."),
         (1, "B", "stairs", lattice, rows + columns + stairs,
-         "At a temple you may collect and break a curse, in either order."),
+         "At a temple you may collect and break a curse in either order."),
         (2, "A", "weave", lattice, rows + columns + woven,
-         "Start with 3 colourless beside the grid; in your turn, put one on it as any colour."),
+         "Start with 3 colourless beside the grid. In your turn put one on it as any colour."),
         (2, "B", "hive", hive, hive_lines,
-         "After a break, pay 2 (1 layer up) or 3 (2 up) to score a higher unbroken layer."),
+         "After a break pay 2 to score the next layer up instead or 3 for two layers up."),
         (3, "A", "ladder", lattice, rows + sides + woven,
-         "Start with a turned-up rune, used all game; it does not count for the rune objective."),
-        (3, "B", "wheel", wheel, wheel_lines, "When you move, you may go to any free card instead."),
-        (4, "A", "twin rings", twin, twin_lines, "Your markers give: " + bonus_text(OURS.bonuses) + "."),
+         "Start with a turned-up rune used all game. It does not count for the rune objective."),
+        (3, "B", "wheel", wheel, wheel_lines, "When you move you may go to any free card instead."),
+        (4, "A", "twin rings", twin, twin_lines,
+         "Each marker gives a bonus. " + bonus_text(OURS.bonuses, sep=". ") + "."),
         (4, "B", "open lattice", lattice, rows + columns[:6] + stairs[:3],
-         "Take runes from a neighbouring temple too; one rune kind more at the end (6 kinds: 16)."),
+         "Take runes from a neighbouring temple too. One rune kind more at the end and 6 kinds score 16."),
     ]
     return tuple(Side(board, side, ability, _grid(pos, lines)) for board, side, _, pos, lines, ability in grids)
 

@@ -127,8 +127,9 @@ ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
 
 
 def bonus_text(bonuses: tuple[Bonus, ...], names: tuple[str, ...] = ("colourless", "red", "yellow", "blue", "green",
-                                                                      "purple")) -> str:
-    """Grid 4A's bonuses in words: ``1st a colourless, 2nd 2 colourless, 3rd 2 points, ...``."""
+                                                                      "purple"), sep: str = ", ") -> str:
+    """Grid 4A's bonuses in words: ``1st a colourless, 2nd 2 colourless, 3rd 2 points, ...``
+    (``sep`` between them)."""
     said = []
     for ordinal, bonus in zip(ORDINALS, bonuses):
         parts = []
@@ -138,7 +139,7 @@ def bonus_text(bonuses: tuple[Bonus, ...], names: tuple[str, ...] = ("colourless
         if bonus.points:
             parts.append(f"{bonus.points} point{'s' if bonus.points != 1 else ''}")
         said.append(f"{ordinal} {' and '.join(parts) or 'nothing'}")
-    return ", ".join(said)
+    return sep.join(said)
 
 
 def problems(parts: Components, colours: int) -> list[str]:

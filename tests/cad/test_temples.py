@@ -15,7 +15,8 @@ PH = Physical()
 def test_the_ability_is_cut_in_capitals_wrapped_to_the_board() -> None:
     side = DEFAULT.grids[0]
     lines = mt.ability_lines(side)
-    assert " ".join(" ".join(line) for line in lines) == "ONCE PER TURN YOUR FIRST SWAP COSTS NO CRYSTAL."
+    assert " ".join(" ".join(line) for line in lines) == (
+        "GAIN ONE MORE COLOURLESS WHENEVER YOU GAIN COLOURLESS. ANY COLOUR COSTS 3 CRYSTALS.")
     width, depth = mt.size(side)
     for line in lines:
         assert sum(strokes.width(w, mt.ABILITY) for w in line) + mt.ABILITY * (len(line) - 1) <= width - 4

@@ -1,0 +1,35 @@
+"""Mystery of the Temples on paper beyond the temples and grids: the wilderness, rune and
+objective cards and the paper tokens, so that the game plays from the PDFs alone."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+
+from pypdf import PdfReader
+
+from generators.mystery_of_the_temples.box import DEFAULT, OURS_TEMPLES
+from generators.mystery_of_the_temples.components import OURS
+from generators.mystery_of_the_temples.deck import Card, Deck
+from print import mystery_of_the_temples as mot
+from print.common.previews import page_text
+from print.common.sizes import parse_paper
+
+DECK = Deck(tuple(Card(i + 1, t) for i, t in enumerate(OURS_TEMPLES)))
+
+
+def test_the_table_cards_and_tokens_hold_everything_the_rules_name() -> None:
+    printed = mot.make(DECK, replace(mot.Request("auto", parse_paper("a4"), "none", (0.0, 0.0), 3.0, 2)), "t")
+    assert {"cards.pdf", "grids.pdf", "table.pdf", "tokens.pdf"} <= set(printed.files)
+    assert printed.table is not None and printed.tokens is not None
+    cards = sum(len(p.fronts) for p in printed.table.pages)
+    assert cards == len(OURS.wilderness) + len(OURS.runes) + len(OURS.objectives) + 2  # rune objective, track
+    tokens = mot.tokens_of(DEFAULT)
+    assert sum(len(p.fronts) for p in printed.tokens.pages) == len(tokens) == sum(DEFAULT.supply) + 4 * 6 + 4
+    assert [t[1] for t in tokens].count("X") == 20  # five curse markers for each of four players
+    assert len(PdfReader(io.BytesIO(printed.files["table.pdf"])).pages) == 10  # 37 tarot cards, 4 a page
+    text = " ".join(" ".join(page_text(printed.files["table.pdf"])).split())
+    for words in ("Wilderness 1", "Wilderness 10", "Rune objective", "Temple objective", "Score track",
+                  "discard 3 crystals", "empty squares", "Resonance"):
+        assert words in text, words
+    assert any(line for line in mot.summary(printed) if line.startswith("tokens.pdf: 1 page, 88 tokens"))
