@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from generators.common.errors import RequestError
 from generators.common.words import plural
 from generators.mystery_of_the_temples.box import Box, Side, Temple
-from generators.mystery_of_the_temples.components import OURS, Rune, Wilderness
+from generators.mystery_of_the_temples.components import Rune, Wilderness
 from generators.mystery_of_the_temples.deck import Card, Deck
 from print.common import colours, sheets
 from print.common.layout import FRAME_INSET, Imposition, Segment, Settings, Slot, impose
@@ -498,7 +498,7 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
                     front=lambda pen, slot: grid_face(boards[slot.card][0])(pen, slot),
                     back=(lambda pen, slot: grid_face(boards[slot.card][1])(pen, slot)) if duplex else None)
     files["grids.pdf"] = gdoc.data()
-    parts = OURS
+    parts = box.components
     names = parts.symbols
     faces: list[Callable[[Pen, Slot], None]] = []
     faces += [partial(draw_wilderness, box=box, w=w, names=names) for w in parts.wilderness]

@@ -19,7 +19,8 @@ Nouns:
              layer's row of colours.
     Temple   a temple card's side: its colour, player count (``2-3`` or ``4``), track
              (colour indices, left to right) and layers.
-    Box      the title, the colours, the grid sides and the temples.
+    Box      the title, the colours, the grid sides, the temples and the other cards
+             (``components``: ours unless the TOML or deck file gives them).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from generators.common.errors import RequestError
+from generators.mystery_of_the_temples.components import KEYS, OURS, Components, components_from
 from solver.grids import Grid
 from solver.names import is_name, name_problems, problem
 
@@ -92,6 +94,7 @@ class Box:
     colours: tuple[Colour, ...]
     grids: tuple[Side, ...]
     temples: tuple[Temple, ...] = ()
+    components: Components = OURS  # the wilderness, rune and objective cards, and 4A's bonuses
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -206,7 +209,7 @@ def box_from(data: Mapping[str, Any], source: str) -> Box:
         RequestError: every problem, each naming its field.
     """
     problems: list[str] = []
-    known = {"title", "colours", "grids", "temples"}
+    known = {"title", "colours", "grids", "temples", *KEYS}
     problems += [f"{source}: {k}: not a field (expected {', '.join(sorted(known))})" for k in sorted(set(data) - known)]
     title = data.get("title", Path(source).stem if is_name(Path(source).stem) else "box")
     if not isinstance(title, str) or not title.strip():
@@ -220,9 +223,10 @@ def box_from(data: Mapping[str, Any], source: str) -> Box:
     grids = _grids(data["grids"], source, problems) if "grids" in data else DEFAULT.grids
     temples = _temple_list(data["temples"], source, names, problems) if "temples" in data else (
         DEFAULT.temples if "colours" not in data else ())
+    parts = components_from(data, names, source, problems) if any(k in data for k in KEYS) else OURS
     if problems:
         raise RequestError(problems)
-    return Box(title.strip(), colours, grids, temples)
+    return Box(title.strip(), colours, grids, temples, parts)
 
 
 def _colours(raw: Any, source: str, problems: list[str]) -> tuple[Colour, ...]:

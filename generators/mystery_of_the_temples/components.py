@@ -30,7 +30,9 @@ Nouns:
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 #: A wilderness card's kinds, by what collecting there does.
 KINDS = ("direct", "conversion", "enhancement")
@@ -142,7 +144,7 @@ def bonus_text(bonuses: tuple[Bonus, ...], names: tuple[str, ...] = ("colourless
     return sep.join(said)
 
 
-def problems(parts: Components, colours: int) -> list[str]:
+def problems_of(parts: Components, colours: int) -> list[str]:
     """What makes ``parts`` unplayable with ``colours`` crystal kinds (index 0 colourless),
     each naming its field: empty when every card can be used."""
     out: list[str] = []
@@ -177,3 +179,128 @@ def problems(parts: Components, colours: int) -> list[str]:
     if len(parts.bonuses) != MARKERS:
         out.append(f"bonuses: one for each of the {MARKERS} markers")
     return out
+
+
+# -- a designer's own, and the deck file ---------------------------------------------------------
+
+#: The fields a box TOML or a deck file may give (each one not given is ours).
+KEYS = ("symbols", "temple_symbols", "wilderness", "runes", "objectives", "bonuses")
+
+
+def components_from(data: Mapping[str, Any], names: Sequence[str], where: str, problems: list[str]) -> Components:
+    """The components ``data`` gives (``KEYS``; colours by name, symbols by name), ours for
+    the rest; each problem, naming its field, appended to ``problems``."""
+    ours = OURS
+    symbols = ours.symbols
+    if "symbols" in data:
+        raw = data["symbols"]
+        if isinstance(raw, list) and raw and all(isinstance(x, str) and x.strip() for x in raw) and \
+                len(set(raw)) == len(raw):
+            symbols = tuple(x.strip() for x in raw)
+        else:
+            problems.append(f"{where}: symbols: expected a list of different names, got {raw!r}")
+
+    def colour(value: Any, field: str) -> int:
+        if isinstance(value, str) and value in names:
+            return names.index(value)
+        problems.append(f"{where}: {field}: {value!r} is not a colour of the supply ({', '.join(names)})")
+        return 0
+
+    def mark(value: Any, field: str) -> int:
+        if isinstance(value, str) and value in symbols:
+            return symbols.index(value)
+        problems.append(f"{where}: {field}: {value!r} is not a symbol ({', '.join(symbols)})")
+        return 0
+
+    def colours_of(value: Any, field: str) -> tuple[int, ...]:
+        if not isinstance(value, list):
+            problems.append(f"{where}: {field}: expected a list of colours")
+            return ()
+        return tuple(colour(v, f"{field}[{i}]") for i, v in enumerate(value, start=1))
+
+    def table(value: Any, field: str, allowed: set[str]) -> Mapping[str, Any]:
+        if not isinstance(value, Mapping):
+            problems.append(f"{where}: {field}: expected a table")
+            return {}
+        for k in sorted(set(value) - allowed):
+            problems.append(f"{where}: {field}.{k}: not a field (expected {', '.join(sorted(allowed))})")
+        return value
+
+    temple_symbols = ours.temple_symbols if symbols == ours.symbols else ()
+    if "temple_symbols" in data:
+        raw = table(data["temple_symbols"], "temple_symbols", set(names[1:]))
+        temple_symbols = tuple(mark(raw.get(n), f"temple_symbols.{n}") for n in names[1:])
+    wilderness = ours.wilderness
+    if "wilderness" in data:
+        raw_cards = data["wilderness"]
+        if not isinstance(raw_cards, list):
+            problems.append(f"{where}: wilderness: expected a list of the cards numbered 1-10")
+        else:
+            cards = []
+            for i, entry in enumerate(raw_cards, start=1):
+                field = f"wilderness[{i}]"
+                w = table(entry, field, {"number", "kind", "crystals", "squares", "symbol"})
+                kind = w.get("kind")
+                if kind not in KINDS:
+                    problems.append(f"{where}: {field}.kind: expected one of {', '.join(KINDS)}, got {kind!r}")
+                number = w.get("number", i)
+                if not isinstance(number, int) or isinstance(number, bool):
+                    problems.append(f"{where}: {field}.number: expected a whole number, got {number!r}")
+                    number = i
+                cards.append(Wilderness(number, str(kind), colours_of(w.get("crystals", []), f"{field}.crystals"),
+                                        colours_of(w.get("squares", []), f"{field}.squares"),
+                                        mark(w.get("symbol"), f"{field}.symbol")))
+            wilderness = tuple(cards)
+    runes = ours.runes
+    if "runes" in data:
+        raw_runes = data["runes"]
+        if not isinstance(raw_runes, list):
+            problems.append(f"{where}: runes: expected a list of rune cards")
+        else:
+            made = []
+            for i, entry in enumerate(raw_runes, start=1):
+                field = f"runes[{i}]"
+                r = table(entry, field, {"symbol", "crystals", "points"})
+                points = r.get("points", 0)
+                if not isinstance(points, int) or isinstance(points, bool) or points < 0:
+                    problems.append(f"{where}: {field}.points: expected a whole number 0 or more, got {points!r}")
+                    points = 0
+                made.append(Rune(i, mark(r.get("symbol"), f"{field}.symbol"),
+                                 colours_of(r.get("crystals", []), f"{field}.crystals"), points))
+            runes = tuple(made)
+    objectives = ours.objectives
+    if "objectives" in data:
+        objectives = colours_of(data["objectives"], "objectives")
+    bonuses = ours.bonuses
+    if "bonuses" in data:
+        raw_bonuses = data["bonuses"]
+        if not isinstance(raw_bonuses, list):
+            problems.append(f"{where}: bonuses: expected a list of {MARKERS} bonuses, the first marker's first")
+        else:
+            made_b = []
+            for i, entry in enumerate(raw_bonuses, start=1):
+                b = table(entry, f"bonuses[{i}]", {"crystals", "points"})
+                points = b.get("points", 0)
+                if not isinstance(points, int) or isinstance(points, bool) or points < 0:
+                    problems.append(f"{where}: bonuses[{i}].points: expected a whole number 0 or more")
+                    points = 0
+                made_b.append(Bonus(colours_of(b.get("crystals", []), f"bonuses[{i}].crystals"), points))
+            bonuses = tuple(made_b)
+    parts = Components(symbols, wilderness, temple_symbols, runes, objectives, bonuses)
+    problems.extend(f"{where}: {p}" for p in (problems_of(parts, len(names)) if not problems else []))
+    return parts
+
+
+def components_json(parts: Components, names: Sequence[str]) -> dict[str, Any]:
+    """The deck file's fields for ``parts`` (``KEYS``)."""
+    return {
+        "symbols": list(parts.symbols),
+        "temple_symbols": {names[c]: parts.symbols[s] for c, s in enumerate(parts.temple_symbols, start=1)},
+        "wilderness": [{"number": w.number, "kind": w.kind, "crystals": [names[c] for c in w.crystals],
+                        "squares": [names[c] for c in w.squares], "symbol": parts.symbols[w.symbol]}
+                       for w in parts.wilderness],
+        "runes": [{"symbol": parts.symbols[r.symbol], "crystals": [names[c] for c in r.crystals], "points": r.points}
+                  for r in parts.runes],
+        "objectives": [names[c] for c in parts.objectives],
+        "bonuses": [{"crystals": [names[c] for c in b.crystals], "points": b.points} for b in parts.bonuses],
+    }

@@ -18,9 +18,11 @@ Nouns:
 The file's fields, in order: ``format``, ``game``, ``seed``, ``parameters``, ``versions``,
 ``reading``, ``colours``, ``grids`` (each side's board, side, ability, ``slots`` as drawing
 positions and ``lines`` as pairs of slot indices, and its ``mean`` difficulty over every
-layer), ``cards``. A hand-written deck needs only ``format``, ``game`` and ``cards``, each
-with ``colour``, ``side``, ``track`` and ``layers`` (``position`` and ``points``); the
-colours and grids are ours unless the file gives them.
+layer), the other cards (``symbols``, ``temple_symbols``, ``wilderness``, ``runes``,
+``objectives``, ``bonuses``: ``components``), ``cards``. A hand-written deck needs only
+``format``, ``game`` and ``cards``, each with ``colour``, ``side``, ``track`` and ``layers``
+(``position`` and ``points``); the colours, grids and other cards are ours unless the file
+gives them.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from generators.common.deckfile import FORMAT, DeckError
 from generators.common.errors import RequestError
 from generators.common.files import write_atomic
 from generators.mystery_of_the_temples.box import DEFAULT, Box, Colour, Layer, Side, Temple, box_from, grid_json
+from generators.mystery_of_the_temples.components import KEYS, components_json
 
 GAME = "mystery-of-the-temples"
 
@@ -130,6 +133,7 @@ class Deck:
                     entry["mean"] = self.means[i]
                 grids.append(entry)
             out["grids"] = grids
+            out.update(components_json(self.box.components, self.box.names))
         out["cards"] = [c.as_json(self.box, self.reading) for c in self.cards]
         return out
 
@@ -156,7 +160,8 @@ def deck_from_json(data: Any, source: str = "<deck>") -> Deck:
         raw_box["colours"] = data["colours"]
     if "grids" in data:
         raw_box["grids"] = [{k: v for k, v in g.items() if k != "mean"} for g in data["grids"]]
-    listed = "colours" in data or "grids" in data
+    raw_box.update({k: data[k] for k in KEYS if k in data})
+    listed = "colours" in data or "grids" in data or any(k in data for k in KEYS)
     try:
         box = replace(box_from(raw_box, "deck") if listed else DEFAULT, temples=())
     except RequestError as err:

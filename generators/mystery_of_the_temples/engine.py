@@ -139,7 +139,10 @@ class State:
 
 def _table_of(deck: Any, players: int, rng: random.Random) -> Table:
     box = deck.box
-    components = getattr(deck, "components", None) or parts.OURS
+    components = box.components
+    unplayable = parts.problems_of(components, len(box.colours))
+    if unplayable:
+        raise RequestError(f"the deck's wilderness, rune and objective cards cannot be played: {unplayable[0]}")
     side = "4" if players == 4 else "2-3"
     temples, ids = [], []
     for colour in range(1, len(box.colours)):

@@ -216,6 +216,7 @@ def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck
         if counted != want:
             shown = ", ".join(f"{n} {c}/{w}" for n, c, w in zip(deck.box.names, counted, want) if c != w)
             out.append(f"tracks: colours not in proportion to the supply (found/expected: {shown})")
+    out.extend(component_problems(deck, notes))
     ids: set[str] = set()
     for c in deck.cards:
         if str(c.id) in ids:
@@ -267,6 +268,28 @@ def play_problems(deck: Deck) -> list[str]:
                 out.append(f"card {c.id}, layer {layer.position}: stored cost in play {stored.turns} turns, played "
                            f"again {found.turns if found else 'none'}")
     return out
+
+
+def component_problems(deck: Deck, notes: list[str]) -> list[str]:
+    """The wilderness, rune and objective cards and 4A's bonuses against the deck's colours
+    and supply (``components.problems_of``: symbols that exist, colours of the supply,
+    objectives naming real temples, enough rune cards to deal), and no card that gives more
+    of a colour than the supply holds. Ours, in a deck of other colours that did not give its
+    own, are a note: the deck prints, and plays only with cards of its own."""
+    from generators.mystery_of_the_temples.components import OURS, problems_of
+
+    parts = deck.box.components
+    found = problems_of(parts, len(deck.box.colours))
+    for w in parts.wilderness:
+        for c in set(w.crystals):
+            if c < len(deck.box.supply) and w.crystals.count(c) > deck.box.supply[c]:
+                found.append(f"wilderness {w.number}: gives {w.crystals.count(c)} {deck.box.names[c]}, the supply "
+                             f"holds {deck.box.supply[c]}")
+    if parts == OURS and found:
+        notes.append(f"our wilderness, rune and objective cards do not fit this deck's colours ({found[0]}): give "
+                     f"your own (wilderness, runes, objectives) to play it")
+        return []
+    return found
 
 
 def shape_problems(deck: Deck) -> list[str]:
