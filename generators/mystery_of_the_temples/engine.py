@@ -80,7 +80,7 @@ from solver.grids import Grid
 from solver.paths import paths, paying_paths
 
 PLAYERS = (2, 3, 4)
-EFFORT = "turns a seat spent before breaking a layer of the temple"
+EFFORT = "rounds played before each layer of the temple is broken"
 SLOTS = 12
 EMPTY = -1
 #: Grid 1A's any-colour exchange, and everyone else's.
@@ -130,7 +130,7 @@ class State:
     broke: tuple[int, int, int] = (-1, -1, -1)  # the last break this turn: temple, layer, end
     turn: int = 0
     ending: bool = False
-    held: tuple[int, ...] = ()  # per temple card: turns its breakers spent before (see card_events)
+    held: tuple[int, ...] = ()  # per temple card: the rounds played before each of its breaks, summed
     log: tuple[tuple[int, int, int, int], ...] = ()  # each break: temple, layer, round, seat
 
 
