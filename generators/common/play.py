@@ -190,3 +190,21 @@ def replay(engine: Any, deck: Any, players: int, seed: int, moves: Sequence[Any]
             raise ValueError(f"move {n + 1} {move!r} is not legal there")
         state = engine.apply(state, move)
     return state
+
+
+# -- what an engine answers when its game has none of it (``generators.contract.Engine``) ----------
+
+
+def no_printed_points(deck: Any) -> list[int | None]:
+    """``Engine.printed`` for a game whose cards print no one value (each card: None)."""
+    return [None for _ in deck.cards]
+
+
+def no_scale(cards: int) -> list[tuple[int, int]]:
+    """``Engine.scale`` for a game whose cards print no points: none to map prices onto."""
+    return []
+
+
+def not_compiled(state: Any, agents: tuple[str, ...], flat: bool, max_turns: int) -> None:
+    """``Engine.compiled`` for a game played in Python only."""
+    return None

@@ -218,6 +218,12 @@ def components_from(data: Mapping[str, Any], names: Sequence[str], where: str, p
             return ()
         return tuple(colour(v, f"{field}[{i}]") for i, v in enumerate(value, start=1))
 
+    def whole(value: Any, field: str) -> int:
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            problems.append(f"{where}: {field}: expected a whole number 0 or more, got {value!r}")
+            return 0
+        return value
+
     def table(value: Any, field: str, allowed: set[str]) -> Mapping[str, Any]:
         if not isinstance(value, Mapping):
             problems.append(f"{where}: {field}: expected a table")
@@ -230,62 +236,40 @@ def components_from(data: Mapping[str, Any], names: Sequence[str], where: str, p
     if "temple_symbols" in data:
         raw = table(data["temple_symbols"], "temple_symbols", set(names[1:]))
         temple_symbols = tuple(mark(raw.get(n), f"temple_symbols.{n}") for n in names[1:])
-    wilderness = ours.wilderness
-    if "wilderness" in data:
-        raw_cards = data["wilderness"]
-        if not isinstance(raw_cards, list):
-            problems.append(f"{where}: wilderness: expected a list of the cards numbered 1-10")
-        else:
-            cards = []
-            for i, entry in enumerate(raw_cards, start=1):
-                field = f"wilderness[{i}]"
-                w = table(entry, field, {"number", "kind", "crystals", "squares", "symbol"})
-                kind = w.get("kind")
-                if kind not in KINDS:
-                    problems.append(f"{where}: {field}.kind: expected one of {', '.join(KINDS)}, got {kind!r}")
-                number = w.get("number", i)
-                if not isinstance(number, int) or isinstance(number, bool):
-                    problems.append(f"{where}: {field}.number: expected a whole number, got {number!r}")
-                    number = i
-                cards.append(Wilderness(number, str(kind), colours_of(w.get("crystals", []), f"{field}.crystals"),
-                                        colours_of(w.get("squares", []), f"{field}.squares"),
-                                        mark(w.get("symbol"), f"{field}.symbol")))
-            wilderness = tuple(cards)
-    runes = ours.runes
-    if "runes" in data:
-        raw_runes = data["runes"]
-        if not isinstance(raw_runes, list):
-            problems.append(f"{where}: runes: expected a list of rune cards")
-        else:
-            made = []
-            for i, entry in enumerate(raw_runes, start=1):
-                field = f"runes[{i}]"
-                r = table(entry, field, {"symbol", "crystals", "points"})
-                points = r.get("points", 0)
-                if not isinstance(points, int) or isinstance(points, bool) or points < 0:
-                    problems.append(f"{where}: {field}.points: expected a whole number 0 or more, got {points!r}")
-                    points = 0
-                made.append(Rune(i, mark(r.get("symbol"), f"{field}.symbol"),
-                                 colours_of(r.get("crystals", []), f"{field}.crystals"), points))
-            runes = tuple(made)
-    objectives = ours.objectives
-    if "objectives" in data:
-        objectives = colours_of(data["objectives"], "objectives")
-    bonuses = ours.bonuses
-    if "bonuses" in data:
-        raw_bonuses = data["bonuses"]
-        if not isinstance(raw_bonuses, list):
-            problems.append(f"{where}: bonuses: expected a list of {MARKERS} bonuses, the first marker's first")
-        else:
-            made_b = []
-            for i, entry in enumerate(raw_bonuses, start=1):
-                b = table(entry, f"bonuses[{i}]", {"crystals", "points"})
-                points = b.get("points", 0)
-                if not isinstance(points, int) or isinstance(points, bool) or points < 0:
-                    problems.append(f"{where}: bonuses[{i}].points: expected a whole number 0 or more")
-                    points = 0
-                made_b.append(Bonus(colours_of(b.get("crystals", []), f"bonuses[{i}].crystals"), points))
-            bonuses = tuple(made_b)
+    def rows(key: str, what: str, fields: set[str]) -> list[tuple[int, str, Mapping[str, Any]]] | None:
+        """The tables of the list ``data[key]``: (number from 1, field name, table), or None
+        when it is not given (or, said in ``problems``, not a list)."""
+        if key not in data:
+            return None
+        if not isinstance(data[key], list):
+            problems.append(f"{where}: {key}: expected a list of {what}")
+            return None
+        return [(i, f"{key}[{i}]", table(entry, f"{key}[{i}]", fields)) for i, entry in enumerate(data[key], start=1)]
+
+    def wild(i: int, field: str, w: Mapping[str, Any]) -> Wilderness:
+        kind = w.get("kind")
+        if kind not in KINDS:
+            problems.append(f"{where}: {field}.kind: expected one of {', '.join(KINDS)}, got {kind!r}")
+        number = w.get("number", i)
+        if not isinstance(number, int) or isinstance(number, bool):
+            problems.append(f"{where}: {field}.number: expected a whole number, got {number!r}")
+            number = i
+        return Wilderness(number, str(kind), colours_of(w.get("crystals", []), f"{field}.crystals"),
+                          colours_of(w.get("squares", []), f"{field}.squares"),
+                          mark(w.get("symbol"), f"{field}.symbol"))
+
+    given = rows("wilderness", "the cards numbered 1-10", {"number", "kind", "crystals", "squares", "symbol"})
+    wilderness = tuple(wild(*row) for row in given) if given is not None else ours.wilderness
+    given = rows("runes", "rune cards", {"symbol", "crystals", "points"})
+    runes = tuple(Rune(i, mark(r.get("symbol"), f"{field}.symbol"),
+                       colours_of(r.get("crystals", []), f"{field}.crystals"),
+                       whole(r.get("points", 0), f"{field}.points")) for i, field, r in given) if given is not None \
+        else ours.runes
+    objectives = colours_of(data["objectives"], "objectives") if "objectives" in data else ours.objectives
+    given = rows("bonuses", f"{MARKERS} bonuses, the first marker's first", {"crystals", "points"})
+    bonuses = tuple(Bonus(colours_of(b.get("crystals", []), f"{field}.crystals"), whole(b.get("points", 0),
+                                                                                         f"{field}.points"))
+                    for _, field, b in given) if given is not None else ours.bonuses
     parts = Components(symbols, wilderness, temple_symbols, runes, objectives, bonuses)
     problems.extend(f"{where}: {p}" for p in (problems_of(parts, len(names)) if not problems else []))
     return parts

@@ -73,6 +73,7 @@ import numpy as np
 from numba import njit
 
 from generators.common.errors import RequestError
+from generators.common.play import no_printed_points, no_scale, not_compiled
 from generators.mystery_of_the_temples import components as parts
 from generators.mystery_of_the_temples.box import Box, Temple
 from generators.mystery_of_the_temples.components import Components
@@ -849,19 +850,13 @@ def card_events(state: State) -> Mapping[Any, tuple[int, int, int]]:
             for k, card_id in enumerate(state.table.ids)}
 
 
-def printed(deck: Any) -> list[int | None]:
-    """Temple cards print points on each layer, not one value for the card: none here."""
-    return [None for _ in deck.cards]
+printed = no_printed_points  # temple cards print points on each layer, not one value a card
 
 
-def scale(cards: int) -> list[tuple[int, int]]:
-    """Temple cards are priced per layer, not as one value: none here."""
-    return []
+scale = no_scale
 
 
-def compiled(state: State, agents: tuple[str, ...], flat: bool, max_turns: int) -> None:
-    """No compiled games yet."""
-    return None
+compiled = not_compiled  # played in Python
 
 
 def summary(state: State) -> tuple[Any, ...]:

@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any
 
 from generators.common.errors import RequestError
 from generators.common.memo import last_seen
+from generators.common.play import no_printed_points, no_scale, not_compiled
 from generators.common.rng import Rng, derive
 
 PLAYERS = (2, 3, 4)
@@ -314,18 +315,13 @@ def card_events(state: State) -> Mapping[Any, tuple[int, int, int]]:
     return {card_id: (state.dealt[i], state.unlocked[i], state.seconds[i]) for i, card_id in enumerate(state.table.ids)}
 
 
-def printed(deck: Any) -> list[int | None]:
-    return [None for _ in deck.cards]
+printed = no_printed_points  # lock cards print no points
 
 
-def scale(cards: int) -> list[tuple[int, int]]:
-    """None: lock cards print no points."""
-    return []
+scale = no_scale
 
 
-def compiled(state: State, agents: tuple[str, ...], flat: bool, max_turns: int) -> None:
-    """None: a game is a few dozen choices, quick enough in Python."""
-    return None
+compiled = not_compiled  # a game is a few dozen choices, quick enough in Python
 
 
 def summary(state: State) -> tuple[Any, ...]:
