@@ -241,7 +241,7 @@ def stop_forgotten() -> Any:
     signals._asked = False
 
 
-@pytest.mark.parametrize("setting", ["local", "dask"])
+@pytest.mark.parametrize("setting", ["local", pytest.param("dask", marks=pytest.mark.slow)])
 def test_a_stop_whose_interrupt_was_swallowed_still_stops_the_wait(setting: str, stop_forgotten: None) -> None:
     """A signal's ``KeyboardInterrupt`` can land in a finalizer (a Dask future's ``__del__``)
     and be swallowed there ("Exception ignored in"): a command then waited on a task of an

@@ -214,7 +214,8 @@ def test_ties_go_to_coloured_then_colourless_crystals_then_the_later_seat() -> N
     assert engine.shares(replace(s, grids=tuple(grids))) == [1.0, 0.0, 0.0]
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("players", [pytest.param(2, marks=pytest.mark.slow), 3,
+                                     pytest.param(4, marks=pytest.mark.slow)])
 def test_random_games_keep_every_crystal_rune_and_marker(players: int) -> None:
     """Random seats swap and buy away their crystals and seldom break a curse: 300 turns of
     every move there is, each state checked, and the moves replayed to the same state."""
