@@ -12,8 +12,13 @@ from generators import read_deck
 from tests.data import DATA
 from tests.data.make import SAMPLES, generate
 
+#: Samples whose verifier takes seconds: checked under -m slow (they are verified in the
+#: tests that read them, too).
+LONG_SAMPLES = {"monolyth-3-seed-2.json", "shifting-stones-72-seed-1.json", "shifting-stones-12-seed-5.json"}
 
-@pytest.mark.parametrize("name", sorted(SAMPLES))
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in LONG_SAMPLES else n
+                                  for n in sorted(SAMPLES)])
 def test_each_sample_passes_the_verifier(name: str) -> None:
     info, deck = read_deck(DATA / name)
     assert info.name == SAMPLES[name][0]

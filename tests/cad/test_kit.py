@@ -25,6 +25,7 @@ def made(cad_deck: Deck) -> kit.Kit:
     return ct.make_kit(cad_deck, Physical(), (256, 256), players=2)
 
 
+@pytest.mark.slow
 def test_the_kit_has_an_stl_per_distinct_part_and_plates_in_both_profiles(made: kit.Kit, cad_deck: Deck) -> None:
     stl = [n for n in made.files if n.startswith("stl/")]
     assert {f"stl/block-{b.name}.stl" for b in cad_deck.blocks} <= set(stl)
@@ -41,6 +42,7 @@ def test_the_kit_has_an_stl_per_distinct_part_and_plates_in_both_profiles(made: 
     assert any(n.startswith("previews/card-") for n in made.files)
 
 
+@pytest.mark.slow
 def test_each_profile_has_one_project_with_every_plate_and_its_picture(made: kit.Kit) -> None:
     """One file to open instead of one per plate: the Bambu layout's multi-plate project
     holds every plate of its profile, each object on its plate, each plate's picture a
@@ -64,6 +66,7 @@ def test_each_profile_has_one_project_with_every_plate_and_its_picture(made: kit
                 assert picture.size == (kit.THUMBNAIL, kit.THUMBNAIL)
 
 
+@pytest.mark.slow
 def test_every_plate_lies_on_the_bed_with_its_parts_apart(made: kit.Kit) -> None:
     for name, data in made.files.items():
         if not name.startswith("ams/"):
@@ -100,6 +103,7 @@ def test_every_plate_lies_on_the_bed_with_its_parts_apart(made: kit.Kit) -> None
         assert re.search(r"<build>", model)
 
 
+@pytest.mark.slow
 def test_each_jewel_colour_has_plates_of_its_own(made: kit.Kit) -> None:
     colours_per_plate = []
     for name, data in made.files.items():
@@ -114,6 +118,7 @@ def test_each_jewel_colour_has_plates_of_its_own(made: kit.Kit) -> None:
     assert set().union(*colours_per_plate) == {n for n, _ in ct.JEWELS}
 
 
+@pytest.mark.slow
 def test_no_ams_card_plates_change_colour_at_the_deboss_floor(made: kit.Kit) -> None:
     floors = set()
     for name, data in made.files.items():
@@ -129,6 +134,7 @@ def test_no_ams_card_plates_change_colour_at_the_deboss_floor(made: kit.Kit) -> 
     assert ph.card_thickness - (float(floor) - ph.layer_height) >= 1.0
 
 
+@pytest.mark.slow
 def test_the_bill_lists_each_plates_filaments_in_slot_order(made: kit.Kit, cad_deck: Deck) -> None:
     rows = made.bom["no-ams"]
     firsts = [r for r in rows if r.slot == 1]
@@ -161,6 +167,7 @@ def _used(data: bytes) -> set[int]:
             if m.get("key") == "extruder"}
 
 
+@pytest.mark.slow
 def test_every_ams_plate_uses_at_most_four_filaments_and_declares_only_those(made: kit.Kit) -> None:
     """One AMS (or AMS lite) has four slots: a plate that needs a fifth filament cannot print."""
     for name, data in made.files.items():
@@ -248,6 +255,7 @@ def test_prusa_printers_get_prusaslicer_files_unless_told_otherwise(cad_deck: De
         assert "Metadata/model_settings.config" in z.namelist()
 
 
+@pytest.mark.slow
 def test_a_card_larger_than_the_bed_is_refused_before_any_part_is_built(cad_deck: Deck, tmp_path: Path,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     deck_file = write_deck(cad_deck, tmp_path / "deck.json")

@@ -60,6 +60,7 @@ def test_a_pool_whose_piece_is_not_connected_is_named(tmp_path: Path) -> None:
     assert not (tmp_path / "deck.json").exists()
 
 
+@pytest.mark.slow
 def test_a_coloured_list_is_verified_shown_and_printed_with_its_colours_in_words(tmp_path: Path) -> None:
     from pypdf import PdfReader
 

@@ -159,6 +159,7 @@ def test_show_draws_the_temple_and_a_paying_path(deck: Deck, deck_check) -> None
     assert grid_picture(DEFAULT.grids[0].grid, (0, 1, 2)).splitlines()[0].startswith(" 1-----2-----3")
 
 
+@pytest.mark.slow
 def test_actions_order_layers_more_consistently_across_grids_than_the_share_already_paid() -> None:
     layers = [(t, layer) for t in DEFAULT.temples for layer in t.layers]
     grids = [DEFAULT.grids[0], DEFAULT.grids[3], DEFAULT.grids[6]]

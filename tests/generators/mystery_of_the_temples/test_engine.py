@@ -225,8 +225,8 @@ def test_random_games_keep_every_crystal_rune_and_marker(players: int) -> None:
         assert replay(engine, DECK, players, seed, game.moves) == game.final
 
 
-@pytest.mark.parametrize("players", [pytest.param(2, marks=pytest.mark.slow), 3,
-                                     pytest.param(4, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.slow
 def test_greedy_games_end_by_the_rules(players: int) -> None:
     game = play(engine, DECK, players, 1, [GreedyAgent() for _ in range(players)], checked=True)
     assert game.ended and max(game.final.markers) == parts.MARKERS

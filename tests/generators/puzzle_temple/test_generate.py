@@ -95,6 +95,7 @@ def test_too_few_block_sets_for_six_faces() -> None:
         Spec(blocks, block_set="mine", blocks_per_face=(3, 3)).checked()
 
 
+@pytest.mark.slow
 def test_a_budget_too_small_says_how_many_cards_it_made() -> None:
     with pytest.raises(DeckShortfall) as err:
         generate(Spec(preset("ubongo12"), cards=36, attempts=30, designs=2, seed=1))

@@ -56,6 +56,7 @@ def test_the_points_are_the_playtests_prices_easiest_in_play_cheapest(played: De
     assert [p for _, p in ranked] == sorted(p for _, p in ranked)  # less effort never worth more
 
 
+@pytest.mark.slow
 def test_the_verifier_plays_the_pricing_games_again(played: Deck) -> None:
     assert verify.verify_deck(played).ok
     cheap = next(i for i, c in enumerate(played.cards) if c.points == 1)
