@@ -201,9 +201,10 @@ DEFAULT = Box("ours", tuple(Colour(*c) for c in COLOURS), _ours(), OURS_TEMPLES)
 # -- a designer's own --------------------------------------------------------------------------
 
 
-def box_from(data: Mapping[str, Any], source: str) -> Box:
+def box_from(data: Mapping[str, Any], source: str, playable: bool = True) -> Box:
     """A box from a TOML table (or a deck file's fields); see the README. What is not given
-    is ours.
+    is ours. ``playable``: the other cards must be playable too (a deck file read leaves
+    that to verify).
 
     Raises:
         RequestError: every problem, each naming its field.
@@ -223,7 +224,7 @@ def box_from(data: Mapping[str, Any], source: str) -> Box:
     grids = _grids(data["grids"], source, problems) if "grids" in data else DEFAULT.grids
     temples = _temple_list(data["temples"], source, names, problems) if "temples" in data else (
         DEFAULT.temples if "colours" not in data else ())
-    parts = components_from(data, names, source, problems) if any(k in data for k in KEYS) else OURS
+    parts = components_from(data, names, source, problems, playable) if any(k in data for k in KEYS) else OURS
     if problems:
         raise RequestError(problems)
     return Box(title.strip(), colours, grids, temples, parts)

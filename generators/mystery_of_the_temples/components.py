@@ -187,9 +187,12 @@ def problems_of(parts: Components, colours: int) -> list[str]:
 KEYS = ("symbols", "temple_symbols", "wilderness", "runes", "objectives", "bonuses")
 
 
-def components_from(data: Mapping[str, Any], names: Sequence[str], where: str, problems: list[str]) -> Components:
+def components_from(data: Mapping[str, Any], names: Sequence[str], where: str, problems: list[str],
+                    playable: bool = True) -> Components:
     """The components ``data`` gives (``KEYS``; colours by name, symbols by name), ours for
-    the rest; each problem, naming its field, appended to ``problems``."""
+    the rest; each problem, naming its field, appended to ``problems``; with ``playable``,
+    also what keeps them from being played (``problems_of``: a designer's box), which a
+    deck file read leaves to verify."""
     ours = OURS
     symbols = ours.symbols
     if "symbols" in data:
@@ -235,7 +238,8 @@ def components_from(data: Mapping[str, Any], names: Sequence[str], where: str, p
     temple_symbols = ours.temple_symbols if symbols == ours.symbols else ()
     if "temple_symbols" in data:
         raw = table(data["temple_symbols"], "temple_symbols", set(names[1:]))
-        temple_symbols = tuple(mark(raw.get(n), f"temple_symbols.{n}") for n in names[1:])
+        # a temple without one is left to the playability check (verify, the engine), not a misread
+        temple_symbols = tuple(mark(raw[n], f"temple_symbols.{n}") if n in raw else -1 for n in names[1:])
     def rows(key: str, what: str, fields: set[str]) -> list[tuple[int, str, Mapping[str, Any]]] | None:
         """The tables of the list ``data[key]``: (number from 1, field name, table), or None
         when it is not given (or, said in ``problems``, not a list)."""
@@ -271,7 +275,8 @@ def components_from(data: Mapping[str, Any], names: Sequence[str], where: str, p
                                                                                          f"{field}.points"))
                     for _, field, b in given) if given is not None else ours.bonuses
     parts = Components(symbols, wilderness, temple_symbols, runes, objectives, bonuses)
-    problems.extend(f"{where}: {p}" for p in (problems_of(parts, len(names)) if not problems else []))
+    if playable and not problems:
+        problems.extend(f"{where}: {p}" for p in problems_of(parts, len(names)))
     return parts
 
 

@@ -163,7 +163,7 @@ def deck_from_json(data: Any, source: str = "<deck>") -> Deck:
     raw_box.update({k: data[k] for k in KEYS if k in data})
     listed = "colours" in data or "grids" in data or any(k in data for k in KEYS)
     try:
-        box = replace(box_from(raw_box, "deck") if listed else DEFAULT, temples=())
+        box = replace(box_from(raw_box, "deck", playable=False) if listed else DEFAULT, temples=())
     except RequestError as err:
         raise DeckError(f"{source}: " + deckfile.summarise([p.removeprefix("deck: ") for p in err.problems])) from None
     names = box.names

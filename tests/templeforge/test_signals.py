@@ -25,7 +25,7 @@ from tests.templeforge.signalled import LONG, PROMISE, signalled
 
 pytestmark = pytest.mark.slow
 
-DRAWS = 20
+DRAWS = 16
 SEED = 11
 
 
