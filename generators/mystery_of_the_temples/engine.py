@@ -73,6 +73,7 @@ import numpy as np
 from numba import njit
 
 from generators.common.errors import RequestError
+from generators.common.memo import last_seen
 from generators.common.play import no_printed_points, no_scale, not_compiled
 from generators.mystery_of_the_temples import components as parts
 from generators.mystery_of_the_temples.box import Box, Temple
@@ -718,25 +719,36 @@ def value(state: State, seat: int, flat: bool = False) -> float:
     five a marker."""
     held = _crystals(state.grids[seat]) + len(state.pending) + state.spares[seat]
     base = 5 * state.markers[seat] if flat else state.points[seat]
-    pending = state.pending if state.seat == seat else ()
-    here = 0.0
-    if state.seat == seat and state.phase == "act" and not state.acted and state.at[seat] >= 0:
-        # where it stands, before acting: what collecting there gives counts as gained, and
-        # the best curse it could break there as nearly scored
-        kind, n = _card(state, state.at[seat])
-        if kind == 0:
-            pending += (n,)
-            here = 0.9 * max([5 if flat else int(state.table.temples[n - 1].layers[m[1]].points or 0)
-                              for m in _breaks(state, n - 1)], default=0)
-        elif state.table.parts.card(n).kind == "direct":
-            pending += state.table.parts.card(n).crystals
-    return base + max(here, _hopes(state.table, state.table.sides[seat], state.grids[seat], state.broken, flat,
+    gained, temple = standing(state, seat)
+    pending = (state.pending if state.seat == seat else ()) + gained
+    near = 0.0
+    if temple >= 0:  # the best curse it could break where it stands, as nearly scored
+        near = 0.9 * max([5 if flat else int(state.table.temples[temple].layers[m[1]].points or 0)
+                          for m in _breaks(state, temple)], default=0)
+    return base + max(near, _hopes(state.table, state.table.sides[seat], state.grids[seat], state.broken, flat,
                                    tuple(sorted(pending)))) + 0.1 * held
 
 
-_HOPES: dict[Any, float] = {}
-_LACKS: dict[Any, int] = {}
-_HOPES_FOR: list[Any] = [None]
+def standing(state: State, seat: int) -> tuple[tuple[int, ...], int]:
+    """What standing where it is promises a seat about to act (its turn, nothing done yet):
+    the crystals collecting there gives (a temple's colour, a direct wilderness card's), and
+    the temple (0-4) it may break a curse at there (-1: none)."""
+    if state.seat != seat or state.phase != "act" or state.acted or state.at[seat] < 0:
+        return (), -1
+    kind, n = _card(state, state.at[seat])
+    if kind == 0:
+        return (n,), n - 1
+    card = state.table.parts.card(n)
+    return (tuple(card.crystals) if card.kind == "direct" else ()), -1
+
+
+#: The look-ahead's two caches (hopes by grid, crystals missing by run), kept for the table
+#: last seen: an agent asks for the same grid many times in a game.
+def _new_caches(table: Table) -> tuple[dict[Any, float], dict[Any, int]]:
+    return {}, {}
+
+
+_caches = last_seen(_new_caches)
 
 
 def _hopes(table: Table, side: int, grid: tuple[int, ...], broken: tuple[tuple[int, ...], ...], flat: bool,
@@ -744,12 +756,12 @@ def _hopes(table: Table, side: int, grid: tuple[int, ...], broken: tuple[tuple[i
     """Half the two best unbroken layers' discounted points, crystals about to be placed
     counted as in place where their colour is wanted (kept for the table last seen: an
     agent's look-ahead asks for the same grid many times)."""
-    if _HOPES_FOR[0] is not table or len(_HOPES) > 200_000:
-        _HOPES.clear()
-        _LACKS.clear()
-        _HOPES_FOR[0] = table
+    hoped, lacks = _caches(table)
+    if len(hoped) > 200_000:
+        hoped.clear()
+        lacks.clear()
     key = (side, grid, broken, flat, pending)
-    found = _HOPES.get(key)
+    found = hoped.get(key)
     if found is not None:
         return found
     g = table.box.grids[side].grid
@@ -765,13 +777,13 @@ def _hopes(table: Table, side: int, grid: tuple[int, ...], broken: tuple[tuple[i
                 lack = 99
                 for run in _runs(t, layer):
                     k = (side, grid, run, pending)
-                    missing = _LACKS.get(k)
+                    missing = lacks.get(k)
                     if missing is None:
-                        missing = _LACKS[k] = _lack(array, g, run, counts)
+                        missing = lacks[k] = _lack(array, g, run, counts)
                     lack = min(lack, missing)
                 hopes.append(worth * 0.6 ** lack)
     hopes.sort(reverse=True)
-    found = _HOPES[key] = 0.5 * sum(hopes[:2])
+    found = hoped[key] = 0.5 * sum(hopes[:2])
     return found
 
 

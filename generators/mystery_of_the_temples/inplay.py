@@ -101,16 +101,10 @@ def _aim(state: engine.State, seat: int, temple: int, layer: int) -> tuple[float
         return (2.0, 0.0, 0.0)
     t = state.table.temples[temple]
     grid = state.grids[seat]
-    pending = list(state.pending) if state.seat == seat else []
-    here = state.at[seat]
-    if state.phase == "act" and here >= 0 and not state.acted:
-        kind, n = engine._card(state, here)
-        if kind == 0 and n == temple + 1 and any(m[1] == layer for m in engine._breaks(state, temple)):
-            return (1.0, 0.0, 0.0)
-        if kind == 0:
-            pending.append(n)
-        elif state.table.parts.card(n).kind == "direct":
-            pending += list(state.table.parts.card(n).crystals)
+    gained, at_temple = engine.standing(state, seat)
+    if at_temple == temple and any(m[1] == layer for m in engine._breaks(state, temple)):
+        return (1.0, 0.0, 0.0)
+    pending = (list(state.pending) if state.seat == seat else []) + list(gained)
     counts = np.zeros(len(state.supply), dtype=np.int64)
     for c in pending:
         counts[c] += 1
