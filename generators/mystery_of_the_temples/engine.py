@@ -723,8 +723,7 @@ def value(state: State, seat: int, flat: bool = False) -> float:
     pending = (state.pending if state.seat == seat else ()) + gained
     near = 0.0
     if temple >= 0:  # the best curse it could break where it stands, as nearly scored
-        near = 0.9 * max([5 if flat else int(state.table.temples[temple].layers[m[1]].points or 0)
-                          for m in _breaks(state, temple)], default=0)
+        near = 0.9 * _breakable(state.table, state.table.sides[seat], state.grids[seat], state.broken, temple, flat)
     return base + max(near, _hopes(state.table, state.table.sides[seat], state.grids[seat], state.broken, flat,
                                    tuple(sorted(pending)))) + 0.1 * held
 
@@ -742,49 +741,154 @@ def standing(state: State, seat: int) -> tuple[tuple[int, ...], int]:
     return (tuple(card.crystals) if card.kind == "direct" else ()), -1
 
 
-#: The look-ahead's two caches (hopes by grid, crystals missing by run), kept for the table
-#: last seen: an agent asks for the same grid many times in a game.
-def _new_caches(table: Table) -> tuple[dict[Any, float], dict[Any, int]]:
-    return {}, {}
+@dataclass(frozen=True, slots=True)
+class _Runs:
+    """Every layer's two runs on the table (from the left end, from the right), padded into
+    one array for the compiled count: run ``2 * i + end`` is layer ``layers[i]``'s."""
+
+    layers: tuple[tuple[int, int], ...]  # (temple, layer) in order
+    runs: np.ndarray  # (2 * layers, longest run), padded with 0
+    lengths: np.ndarray  # each run's length
+    hoped: dict[Any, float]  # the look-ahead's values by grid (an agent asks for the same grid many times)
 
 
-_caches = last_seen(_new_caches)
+def _runs_of(table: Table) -> _Runs:
+    layers = [(k, m) for k, t in enumerate(table.temples) for m in range(len(t.layers))]
+    runs = [run for k, m in layers for run in _runs(table.temples[k], m)]
+    longest = max((len(r) for r in runs), default=1)
+    padded = np.zeros((len(runs), longest), dtype=np.int64)
+    for i, run in enumerate(runs):
+        padded[i, :len(run)] = run
+    return _Runs(tuple(layers), padded, np.asarray([len(r) for r in runs], dtype=np.int64), {})
+
+
+_table_runs = last_seen(_runs_of)
+
+
+@lru_cache(maxsize=64)
+def _all_paths(grid: Grid, longest: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every directed simple path of 1 to ``longest`` slots in one padded array, where each
+    length starts (paths of ``k`` slots are rows ``starts[k]`` to ``starts[k + 1]``), and for
+    each path and depth ``j`` the next row of its length whose first ``j + 1`` slots differ
+    (paths come depth-first, so those sharing a beginning are together: a beginning that
+    already misses too much is passed over whole)."""
+    blocks = [_paths(grid, k) for k in range(1, longest + 1)]
+    starts = np.zeros(longest + 2, dtype=np.int64)
+    for k, block in enumerate(blocks, start=1):
+        starts[k + 1] = starts[k] + len(block)
+    padded = np.zeros((int(starts[-1]), longest), dtype=np.int64)
+    for k, block in enumerate(blocks, start=1):
+        if len(block):
+            padded[starts[k]:starts[k + 1], :k] = block
+    return padded, starts, _skips(padded, starts)
+
+
+@njit(cache=True)
+def _skips(ps: np.ndarray, starts: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+    skip = np.zeros(ps.shape, dtype=np.int64)
+    for k in range(1, starts.shape[0] - 1):
+        end = starts[k + 1]
+        for i in range(end - 1, starts[k] - 1, -1):
+            same = i + 1 < end
+            for j in range(k):
+                same = same and ps[i + 1, j] == ps[i, j]
+                skip[i, j] = skip[i + 1, j] if same else i + 1
+    return skip
 
 
 def _hopes(table: Table, side: int, grid: tuple[int, ...], broken: tuple[tuple[int, ...], ...], flat: bool,
            pending: tuple[int, ...] = ()) -> float:
     """Half the two best unbroken layers' discounted points, crystals about to be placed
-    counted as in place where their colour is wanted (kept for the table last seen: an
-    agent's look-ahead asks for the same grid many times)."""
-    hoped, lacks = _caches(table)
-    if len(hoped) > 200_000:
-        hoped.clear()
-        lacks.clear()
+    counted as in place where their colour is wanted (kept for the table last seen)."""
+    runs = _table_runs(table)
     key = (side, grid, broken, flat, pending)
-    found = hoped.get(key)
-    if found is not None:
-        return found
-    g = table.box.grids[side].grid
-    array = np.asarray(grid, dtype=np.int64)
+    found = runs.hoped.get(key)
+    if found is None:
+        wanted = [broken[k][m] == EMPTY for k, m in runs.layers]
+        lacks = _lacks(table, runs, side, grid, wanted, pending)
+        hopes = sorted(((5 if flat else int(table.temples[k].layers[m].points or 0)) * 0.6 ** lacks[i]
+                        for i, (k, m) in enumerate(runs.layers) if wanted[i]), reverse=True)
+        found = runs.hoped[key] = 0.5 * float(sum(hopes[:2]))
+    return found
+
+
+def _breakable(table: Table, side: int, grid: tuple[int, ...], broken: tuple[tuple[int, ...], ...], temple: int,
+               flat: bool) -> float:
+    """The most points a curse of ``temple`` that the grid can pay now is worth (0: none)."""
+    runs = _table_runs(table)
+    key = (side, grid, broken[temple], temple, flat)
+    found = runs.hoped.get(key)
+    if found is None:
+        wanted = [k == temple and broken[k][m] == EMPTY for k, m in runs.layers]
+        lacks = _lacks(table, runs, side, grid, wanted, ())
+        found = runs.hoped[key] = float(max([5 if flat else int(table.temples[k].layers[m].points or 0)
+                                             for i, (k, m) in enumerate(runs.layers) if wanted[i] and lacks[i] == 0],
+                                            default=0))
+    return found
+
+
+def _lacks(table: Table, runs: _Runs, side: int, grid: tuple[int, ...], wanted: Sequence[bool],
+           pending: tuple[int, ...]) -> list[int]:
+    """For each layer wanted (in ``runs.layers``' order), the fewest of its crystals missing
+    from the grid, from either end (``_lack``); 99 for a layer not wanted."""
+    if len(runs.hoped) > 200_000:
+        runs.hoped.clear()
+    ps, starts, skips = _all_paths(table.box.grids[side].grid, runs.runs.shape[1])
     counts = np.zeros(len(table.box.colours), dtype=np.int64)
     for c in pending:
         counts[c] += 1
-    hopes = []
-    for temple, t in enumerate(table.temples):
-        for layer, owner in enumerate(broken[temple]):
-            if owner == EMPTY:
-                worth = 5 if flat else int(t.layers[layer].points or 0)
-                lack = 99
-                for run in _runs(t, layer):
-                    k = (side, grid, run, pending)
-                    missing = lacks.get(k)
-                    if missing is None:
-                        missing = lacks[k] = _lack(array, g, run, counts)
-                    lack = min(lack, missing)
-                hopes.append(worth * 0.6 ** lack)
-    hopes.sort(reverse=True)
-    found = hoped[key] = 0.5 * sum(hopes[:2])
-    return found
+    mask = np.repeat(np.asarray(wanted, dtype=np.bool_), 2)
+    both = _least_missing_all(np.asarray(grid, dtype=np.int64), ps, starts, skips, runs.runs, runs.lengths, counts,
+                              mask)
+    return [int(min(both[2 * i], both[2 * i + 1])) for i in range(len(runs.layers))]
+
+
+@njit(cache=True, nogil=True)
+def _least_missing_all(grid: np.ndarray, ps: np.ndarray, starts: np.ndarray, skips: np.ndarray, runs: np.ndarray,
+                       lengths: np.ndarray, pending: np.ndarray,
+                       wanted: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+    """``_least_missing`` for every wanted run at once (99 where no path is long enough)."""
+    out = np.full(runs.shape[0], 99, dtype=np.int64)
+    spare = np.empty_like(pending)
+    for r in range(runs.shape[0]):
+        k = lengths[r]
+        if not wanted[r] or starts[k + 1] == starts[k]:
+            continue
+        best = k
+        i = starts[k]
+        while i < starts[k + 1]:
+            spare[:] = pending
+            missing_any = 0
+            missing = 0
+            cut = -1
+            for j in range(k):
+                c = grid[ps[i, j]]
+                need = runs[r, j]
+                if c >= 0 and (need == 0 or c == need):
+                    continue
+                if need == 0:
+                    missing_any += 1
+                elif spare[need] > 0:
+                    spare[need] -= 1
+                else:
+                    missing += 1
+                if missing >= best:  # every path beginning as this one does misses as much
+                    cut = j
+                    break
+            if cut >= 0:
+                i = skips[i, cut]
+                continue
+            left = 0
+            for c in range(spare.shape[0]):
+                left += spare[c]
+            missing += max(0, missing_any - left)
+            if missing < best:
+                best = missing
+                if best == 0:
+                    break
+            i += 1
+        out[r] = best
+    return out
 
 
 def _lack(grid: np.ndarray, g: Grid, run: tuple[int, ...], pending: np.ndarray) -> int:

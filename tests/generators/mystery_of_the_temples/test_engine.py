@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from generators.common.errors import RequestError
@@ -375,3 +376,24 @@ def test_a_game_reports_its_breaks_in_its_summary() -> None:
     assert len(sides) == 3 and sum(game.final.markers) == len(log)
     assert all(game.final.broken[t][layer] == seat for t, layer, _, seat in log)
     assert [card_id for card_id, _ in temples] == list(game.final.table.ids)
+
+
+def test_the_look_ahead_counts_missing_crystals_as_path_by_path() -> None:
+    """The compiled count over every layer at once (passing over path beginnings that miss
+    too much) gives, for random grids and crystals about to be placed, the fewest missing of
+    the plain count path by path."""
+    state = engine.start(DECK, 3, 5)
+    table = state.table
+    runs = engine._table_runs(table)
+    rng = Rng(11)
+    for trial in range(60):
+        side = trial % len(table.box.grids)
+        grid = tuple(rng.randrange(len(table.box.colours) + 1) - 1 for _ in range(engine.SLOTS))
+        pending = tuple(sorted(rng.randrange(len(table.box.colours)) for _ in range(rng.randrange(3))))
+        counts = [0] * len(table.box.colours)
+        for c in pending:
+            counts[c] += 1
+        g = table.box.grids[side].grid
+        expected = [min(engine._lack(np.asarray(grid), g, run, np.asarray(counts))
+                        for run in engine._runs(table.temples[k], m)) for k, m in runs.layers]
+        assert engine._lacks(table, runs, side, grid, [True] * len(runs.layers), pending) == expected
