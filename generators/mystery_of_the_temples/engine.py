@@ -891,43 +891,15 @@ def _least_missing_all(grid: np.ndarray, ps: np.ndarray, starts: np.ndarray, ski
     return out
 
 
-def _lack(grid: np.ndarray, g: Grid, run: tuple[int, ...], pending: np.ndarray) -> int:
-    """The fewest crystals of ``run`` missing on any path of its length (a path's crystal in
-    place counts; an empty slot or a wrong colour does not), each missing one that a crystal
-    in ``pending`` (counts by colour: about to be put on the grid) can fill counted as filled."""
-    ps = _paths(g, len(run))
-    if not len(ps):
-        return 99
-    return int(_least_missing(grid, ps, np.asarray(run, dtype=np.int64), pending))
-
-
-@njit(cache=True, nogil=True)
-def _least_missing(grid: np.ndarray, ps: np.ndarray, run: np.ndarray,
-                   pending: np.ndarray) -> int:  # pragma: no cover - compiled
-    best = run.shape[0]
-    spare = np.empty_like(pending)
-    for i in range(ps.shape[0]):
-        spare[:] = pending
-        missing_any = 0
-        missing = 0
-        for j in range(run.shape[0]):
-            c = grid[ps[i, j]]
-            need = run[j]
-            if c >= 0 and (need == 0 or c == need):
-                continue
-            if need == 0:
-                missing_any += 1
-            elif spare[need] > 0:
-                spare[need] -= 1
-            else:
-                missing += 1
-        left = 0
-        for c in range(spare.shape[0]):
-            left += spare[c]
-        missing += max(0, missing_any - left)
-        if missing < best:
-            best = missing
-    return int(best)
+def lack(state: State, seat: int, temple: int, layer: int, pending: Sequence[int] = ()) -> int:
+    """The fewest of a layer's crystals missing from a seat's grid on any path of its run's
+    length, from either end (a crystal in place counts; an empty slot or a wrong colour does
+    not), each missing one that a crystal in ``pending`` (about to be put on the grid) can
+    fill counted as filled."""
+    runs = _table_runs(state.table)
+    i = runs.layers.index((temple, layer))
+    wanted = [n == i for n in range(len(runs.layers))]
+    return _lacks(state.table, runs, state.table.sides[seat], state.grids[seat], wanted, tuple(pending))[i]
 
 
 def check(state: State) -> list[str]:

@@ -25,8 +25,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-import numpy as np
-
 from generators.common.play import GreedyAgent, agent_rng
 from generators.mystery_of_the_temples import engine
 
@@ -99,18 +97,12 @@ def _aim(state: engine.State, seat: int, temple: int, layer: int) -> tuple[float
     first, then the fewest crystals missing, then the most crystals held."""
     if state.broken[temple][layer] == seat:
         return (2.0, 0.0, 0.0)
-    t = state.table.temples[temple]
     grid = state.grids[seat]
     gained, at_temple = engine.standing(state, seat)
-    if at_temple == temple and any(m[1] == layer for m in engine._breaks(state, temple)):
+    if at_temple == temple and engine.lack(state, seat, temple, layer) == 0:
         return (1.0, 0.0, 0.0)
     pending = (list(state.pending) if state.seat == seat else []) + list(gained)
-    counts = np.zeros(len(state.supply), dtype=np.int64)
-    for c in pending:
-        counts[c] += 1
-    array = np.asarray(grid, dtype=np.int64)
-    g = engine._grid(state, seat)
-    lack = min(engine._lack(array, g, run, counts) for run in engine._runs(t, layer))
+    lack = engine.lack(state, seat, temple, layer, pending)
     held = sum(1 for c in grid if c != engine.EMPTY) + len(pending)
     return (0.0, -float(lack), float(held))
 
