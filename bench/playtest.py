@@ -12,7 +12,10 @@ Measures, on this machine (compilation done before any clock starts):
    the target of 20 (compiled, and its Python peer);
 3. Puzzle Temple (the 36-card sample), greedy agents, four players: ``--games`` games through
    ``play_all`` with one worker and with two, against the target of 10,000 in 30 s;
-4. memory: the process's peak resident size after a playtest of ``--games // 10`` games and
+4. Mystery of the Temples (the default deck, generated first), three players: greedy and
+   search agents in every seat, games a second (the engine is Python; its look-ahead's count
+   of missing crystals is compiled), the search agent's cost as a ratio to greedy's;
+5. memory: the process's peak resident size after a playtest of ``--games // 10`` games and
    after one twice as long (rows are kept, states are not: it should stay flat).
 """
 
@@ -27,12 +30,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from generators.common.deckfile import loads  # noqa: E402
 from generators.common.play import GreedyAgent, SearchAgent, play  # noqa: E402
 from generators.common.playtest import Request, play_all  # noqa: E402
+from generators.mystery_of_the_temples import engine as mystery  # noqa: E402
+from generators.mystery_of_the_temples.deck import deck_from_json  # noqa: E402
 from generators.puzzle_temple import engine as temple  # noqa: E402
 from generators.puzzle_temple.deck import read_deck as read_temple  # noqa: E402
 from generators.shifting_stones import engine as stones  # noqa: E402
 from generators.shifting_stones.deck import read_deck as read_stones  # noqa: E402
+from tests.data.make import generate as make_deck  # noqa: E402  (a deck as the command makes it)
 
 DATA = ROOT / "tests" / "data"
 
@@ -76,6 +83,13 @@ def main() -> int:
         took = time.perf_counter() - started  # (play_all plays the request's games twice: seats, then pricing)
         print(f"Puzzle Temple, greedy, 4 players, {workers} worker{'s' if workers > 1 else ''}: {len(rows)} games in "
               f"{took:.1f} s; 10,000 games in {10_000 * took / len(rows):.1f} s (target 30 s)")
+
+    temples = deck_from_json(loads(make_deck("mystery-of-the-temples", {}), "the default deck"), "the default deck")
+    play(mystery, temples, 3, 0, [GreedyAgent() for _ in range(3)])  # compiled (or loaded from numba's cache) first
+    greedy = rate(20, lambda s: play(mystery, temples, 3, s, [GreedyAgent() for _ in range(3)]))
+    search = rate(6, lambda s: play(mystery, temples, 3, s, [SearchAgent() for _ in range(3)]))
+    print(f"Mystery of the Temples, 3 players: greedy {greedy:.2f} games/s, search {search:.2f} games/s "
+          f"(search x{greedy / search:.1f} the time of greedy)")
 
     memory = []
     for games in (args.games // 10, args.games // 5):
