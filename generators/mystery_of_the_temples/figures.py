@@ -31,15 +31,30 @@ def summary(deck: Deck, check: DeckCheck, spec: Any = None) -> list[Figure]:
     values = [p.actions for k in check.cards for p in k.priced]
     if values:
         out.append(Histogram.of("layer difficulty (expected actions, mean over the grid sides)", values, width=1.0))
+    by_play = deck.parameters.get("price") == "play"
     if check.rank is not None:
-        out.append(Fact("points", f"rise with difficulty: Spearman {check.rank:.3f} between each layer's points and "
-                                  f"its difficulty"))
+        measure = "turns in play" if by_play else "difficulty"
+        out.append(Fact("points", f"rise with {'the cost in play' if by_play else 'difficulty'}: Spearman "
+                                  f"{check.rank:.3f} between each layer's points and its {measure}"))
+    if by_play:
+        out.append(Fact("sides", side_totals(deck)))
     out.append(balance_table(deck.box, check))
     out.append(colour_table(deck))
     if check.notes:
         out.append(Fact("your points", "; ".join(check.notes[:3]) + (" ..." if len(check.notes) > 3 else "") +
                         " (suggested points in the card table)"))
     return out
+
+
+def side_totals(deck: Deck) -> str:
+    """Each player count's temple sides: their points' totals, least to most, and max/min."""
+    said = []
+    for count in sorted({c.temple.side for c in deck.cards}):
+        totals = sorted(sum(layer.points or 0 for layer in c.temple.layers) for c in deck.cards
+                        if c.temple.side == count)
+        ratio = f"max/min {totals[-1] / totals[0]:.2f}" if totals[0] else "max/min -"
+        said.append(f"for {count} players the sides total {', '.join(str(t) for t in totals)} points ({ratio})")
+    return "; ".join(said)
 
 
 def balance_table(box: Box, check: DeckCheck) -> Table:
@@ -77,16 +92,22 @@ def colour_table(deck: Deck) -> Bars:
 
 
 def card_table(deck: Deck, check: DeckCheck) -> Table:
+    """Each card: its track, its layers' points, the actions each layer takes (the isolated
+    measure), the turns it costs in play where the deck was priced by play, and the points
+    verify suggests."""
+    played = any(p.in_play is not None for c in deck.cards for p in c.priced or ())
     rows = []
     for card, k, suggested in zip(deck.cards, check.cards, check.suggested):
         layers = "  ".join(f"{layer.position}:{layer.points if layer.points is not None else '?'}"
                            for layer in card.temple.layers)
         actions = " ".join(f"{p.actions:.1f}" for p in k.priced)
-        rows.append((str(card.id), deck.box.names[card.temple.colour], card.temple.side,
-                     track_words(deck.box, card.temple, deck.reading), layers, actions,
-                     " ".join(str(s) for s in suggested)))
-    return Table(("card", "temple", "players", "track", "layer:points", "actions", "suggested points"), tuple(rows),
-                 "<<<<<<<")
+        row: tuple[str, ...] = (str(card.id), deck.box.names[card.temple.colour], card.temple.side,
+               track_words(deck.box, card.temple, deck.reading), layers, actions)
+        if played:
+            row += (" ".join(f"{p.in_play.turns:.1f}" if p.in_play is not None else "-" for p in card.priced or ()),)
+        rows.append(row + (" ".join(str(s) for s in suggested),))
+    heads = ("card", "temple", "players", "track", "layer:points", "actions") + (("turns in play",) if played else ())
+    return Table(heads + ("suggested points",), tuple(rows), "<" * (len(heads) + 1))
 
 
 def report(deck: Deck, check: DeckCheck, show_all: bool = False) -> list[Figure]:

@@ -33,12 +33,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from generators.common import deckfile
 from generators.common.errors import Shortfall
 from generators.common.grading import spearman
 from generators.common.pool import Pool as Workers
-from generators.mystery_of_the_temples.box import SIDES, Box, Layer, Side, Temple, _grid
+from generators.mystery_of_the_temples.box import SIDES, Box, Layer, Side, Temple, _grid, runs
 from generators.mystery_of_the_temples.deck import Card, Deck, Paid, Priced
 from generators.mystery_of_the_temples.measure import PLACES, balance, difficulty, from_empty, witnesses
 from generators.mystery_of_the_temples.spec import Spec
@@ -198,6 +199,74 @@ def points_for(values: Sequence[float], low: int, high: int) -> list[int]:
     return out
 
 
+#: The most one temple side's points may total over another's for the same player count,
+#: when the points come from play.
+SIDE_RATIO = 1.25
+#: The points of the one published curse (yellow, yellow, blue): the scale's anchor.
+PUBLISHED_POINTS = 3
+
+
+def published_layers(cards: Sequence[Card], box: Box, reading: str) -> list[int]:
+    """The layers (indices over every card's layers in order) of a yellow temple whose run
+    from either end is the published curse, yellow-yellow-blue (none without those colours)."""
+    if "yellow" not in box.names or "blue" not in box.names:
+        return []
+    yellow, blue = box.names.index("yellow"), box.names.index("blue")
+    found, k = [], 0
+    for c in cards:
+        for layer in c.temple.layers:
+            if c.temple.colour == yellow and (yellow, yellow, blue) in runs(c.temple, layer, reading):
+                found.append(k)
+            k += 1
+    return found
+
+
+def points_in_play(values: Sequence[float], sides: Sequence[int], counts: Sequence[str], anchors: Sequence[int],
+                   low: int, high: int, clearly: float, seed: int) -> list[int]:
+    """Points in ``low..high`` for layers priced by play (``values``: turns), as near as they
+    can be (least total distance) to the quantile points (``points_for``) while keeping
+    three rules: a layer clearly dearer than another (by more than ``clearly``) is worth at
+    least as much; the sides for one player count (``counts[i]``, the side of layer ``i``'s
+    card ``sides[i]``) total within ``SIDE_RATIO`` of each other; and the published curse
+    (``anchors``) is worth ``PUBLISHED_POINTS`` when the range holds it. Always possible
+    (every layer worth the same keeps all three); CP-SAT on one worker, so the same request
+    gives the same points."""
+    from ortools.sat.python import cp_model
+
+    target = points_for(values, low, high)
+    n = len(values)
+    model = cp_model.CpModel()
+    p = [model.new_int_var(low, high, f"p{i}") for i in range(n)]
+    for i in range(n):
+        for j in range(n):
+            if values[i] + clearly < values[j]:
+                model.add(p[i] <= p[j])
+    if low <= PUBLISHED_POINTS <= high:
+        for i in anchors:
+            model.add(p[i] == PUBLISHED_POINTS)
+    totals: dict[str, dict[int, Any]] = {}
+    for i in range(n):
+        totals.setdefault(counts[i], {}).setdefault(sides[i], []).append(p[i])
+    ratio = round(SIDE_RATIO * 100)
+    for group in totals.values():
+        sums = [sum(layers) for layers in group.values()]
+        for a in sums:
+            for b in sums:
+                model.add(100 * a <= ratio * b)
+    off = [model.new_int_var(0, high - low, f"d{i}") for i in range(n)]
+    for i in range(n):
+        model.add(p[i] - target[i] <= off[i])
+        model.add(target[i] - p[i] <= off[i])
+    model.minimize(sum(off))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = seed % (1 << 31)
+    solver.parameters.max_deterministic_time = 5.0
+    if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):  # pragma: no cover - always feasible
+        return [low] * n
+    return [int(solver.value(v)) for v in p]
+
+
 def layer_means(priced: Attempt) -> list[float]:
     return [round(sum(p.actions for p in layer if p is not None) / max(1, sum(1 for p in layer if p is not None)),
                   PLACES) for t in priced.paid for layer in t]
@@ -280,7 +349,7 @@ def priced_in_play(deck: Deck, spec: Spec) -> Deck:
 
     found = layer_costs(deck, spec.seed)
     turns = [found[(c.id, j)].turns for c in deck.cards for j in range(len(c.temple.layers))]
-    points = points_for(turns, *spec.points)
+    points = play_points(deck, turns, *spec.points)
     cards, k = [], 0
     for c in deck.cards:
         layers, priced = [], []
@@ -293,6 +362,16 @@ def priced_in_play(deck: Deck, spec: Spec) -> Deck:
     parameters = dict(deck.parameters)
     parameters["spearman"] = _rounded(spearman(turns, [float(p) for p in points]))
     return replace(deck, cards=tuple(cards), parameters=parameters)
+
+
+def play_points(deck: Deck, turns: Sequence[float], low: int, high: int) -> list[int]:
+    """``points_in_play`` for every layer of ``deck`` (in card order) from its turns in play."""
+    from generators.mystery_of_the_temples.verify import CLEARLY_TURNS
+
+    sides = [n for n, c in enumerate(deck.cards) for _ in c.temple.layers]
+    counts = [c.temple.side for c in deck.cards for _ in c.temple.layers]
+    return points_in_play(turns, sides, counts, published_layers(deck.cards, deck.box, deck.reading), low, high,
+                          CLEARLY_TURNS, deck.seed or 0)
 
 
 # -- grids only ---------------------------------------------------------------------------------

@@ -159,7 +159,7 @@ def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck
     ``tiers_from`` are accepted for the command's sake: every measure here is a fixed number
     of seeded grids, and points, not tiers, price a layer. The temple sides are measured
     side by side in up to ``workers`` processes."""
-    from generators.mystery_of_the_temples.generate import TRACKS, colour_budget, points_for
+    from generators.mystery_of_the_temples.generate import TRACKS, colour_budget, play_points, points_for
 
     del time_limit, tiers_from, tiers_name
     checks = each(check_card, deck, deck.cards, workers)
@@ -223,7 +223,12 @@ def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck
             out.append(f"card id {c.id!r} is used twice")
         ids.add(str(c.id))
     means = [value for _, _, value in layers]
-    flat = points_for(means, low if low is not None else 3, high if high is not None else 8) if means else []
+    if by_play and means and len(means) == sum(len(c.temple.layers) for c in deck.cards):
+        flat = play_points(deck, means, low if low is not None else 3, high if high is not None else 8)
+        if generated:
+            out.extend(side_problems(deck))
+    else:
+        flat = points_for(means, low if low is not None else 3, high if high is not None else 8) if means else []
     suggested = []
     at = 0
     for c in deck.cards:
@@ -267,6 +272,31 @@ def play_problems(deck: Deck) -> list[str]:
                     stored.turns, stored.error, stored.capped, stored.chases):
                 out.append(f"card {c.id}, layer {layer.position}: stored cost in play {stored.turns} turns, played "
                            f"again {found.turns if found else 'none'}")
+    return out
+
+
+def side_problems(deck: Deck) -> list[str]:
+    """A deck priced by play: the temple sides for one player count total within
+    ``generate.SIDE_RATIO`` of each other, and the published curse is worth its published
+    points."""
+    from generators.mystery_of_the_temples.generate import PUBLISHED_POINTS, SIDE_RATIO, published_layers
+
+    out = []
+    for count in sorted({c.temple.side for c in deck.cards}):
+        totals = {c.id: sum(layer.points or 0 for layer in c.temple.layers) for c in deck.cards
+                  if c.temple.side == count}
+        most, least = max(totals, key=lambda k: totals[k]), min(totals, key=lambda k: totals[k])
+        if totals[least] and totals[most] > SIDE_RATIO * totals[least] + 1e-9:
+            out.append(f"sides for {count} players: card {most} totals {totals[most]} points, card {least} "
+                       f"{totals[least]}: more than {SIDE_RATIO} times")
+    layers = [(c, layer) for c in deck.cards for layer in c.temple.layers]
+    low, high = _range(deck.parameters.get("points"))
+    if low is None or low <= PUBLISHED_POINTS <= (high or 99):
+        for k in published_layers(deck.cards, deck.box, deck.reading):
+            card, layer = layers[k]
+            if layer.points != PUBLISHED_POINTS:
+                out.append(f"card {card.id}, layer {layer.position}: the published curse yellow-yellow-blue is worth "
+                           f"{layer.points} points, not the published {PUBLISHED_POINTS}")
     return out
 
 
