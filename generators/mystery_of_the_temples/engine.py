@@ -710,15 +710,24 @@ def determinise(state: State, seat: int, rng: Any) -> State:
     return replace(state, piles=tuple(piles))
 
 
+#: What a crystal still owed costs the look-ahead, over the tenth of a point every crystal
+#: held is worth: about what one crystal adds to the hope of a curse (a curse of 3-8 points
+#: asks for 3-7 crystals, each missing one discounting it by 0.6).
+OWED = 0.5
+
+
 def value(state: State, seat: int, flat: bool = False) -> float:
     """Points scored, the two best unbroken layers' points discounted by what the grid still
     lacks for them (0.6 a crystal missing; crystals gained and not yet placed, or about to be
     collected where the seat stands, counted as in place where their colour is wanted), or
     nine tenths of the best curse it can break where it stands, and a tenth of a point a
-    crystal held; ``flat``: every layer worth five points, and a seat's points counted as
-    five a marker."""
-    held = _crystals(state.grids[seat]) + len(state.pending) + state.spares[seat]
-    base = 5 * state.markers[seat] if flat else state.points[seat]
+    crystal held; crystals it still owes (a price being paid) counted as gone, and ``OWED``
+    each besides, since the payer has not yet chosen which (without it a step bought looks
+    free, and a look-ahead buys steps it has no use for); ``flat``: every layer worth five
+    points, and a seat's points counted as five a marker."""
+    owed = state.owed if state.seat == seat and state.phase == "pay" else 0
+    held = _crystals(state.grids[seat]) + len(state.pending) + state.spares[seat] - owed
+    base = (5 * state.markers[seat] if flat else state.points[seat]) - OWED * owed
     gained, temple = standing(state, seat)
     pending = (state.pending if state.seat == seat else ()) + gained
     near = 0.0
@@ -729,10 +738,12 @@ def value(state: State, seat: int, flat: bool = False) -> float:
 
 
 def standing(state: State, seat: int) -> tuple[tuple[int, ...], int]:
-    """What standing where it is promises a seat about to act (its turn, nothing done yet):
+    """What standing where it is promises a seat about to act (its turn, nothing done yet, or
+    paying the steps it bought to get there):
     the crystals collecting there gives (a temple's colour, a direct wilderness card's), and
     the temple (0-4) it may break a curse at there (-1: none)."""
-    if state.seat != seat or state.phase != "act" or state.acted or state.at[seat] < 0:
+    paying_to_go = state.phase == "pay" and state.then == ("act",)  # extra steps bought, then the action
+    if state.seat != seat or (state.phase != "act" and not paying_to_go) or state.acted or state.at[seat] < 0:
         return (), -1
     kind, n = _card(state, state.at[seat])
     if kind == 0:

@@ -103,7 +103,8 @@ def _aim(state: engine.State, seat: int, temple: int, layer: int) -> tuple[float
         return (1.0, 0.0, 0.0)
     pending = (list(state.pending) if state.seat == seat else []) + list(gained)
     lack = engine.lack(state, seat, temple, layer, pending)
-    held = sum(1 for c in grid if c != engine.EMPTY) + len(pending)
+    owed = state.owed if state.seat == seat and state.phase == "pay" else 0
+    held = sum(1 for c in grid if c != engine.EMPTY) + len(pending) - owed
     return (0.0, -float(lack), float(held))
 
 
