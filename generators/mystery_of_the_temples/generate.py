@@ -347,7 +347,7 @@ def priced_in_play(deck: Deck, spec: Spec) -> Deck:
     from generators.mystery_of_the_temples.deck import InPlay
     from generators.mystery_of_the_temples.inplay import layer_costs
 
-    found = layer_costs(deck, spec.seed)
+    found = layer_costs(deck, spec.seed, workers=spec.workers)
     turns = [found[(c.id, j)].turns for c in deck.cards for j in range(len(c.temple.layers))]
     points = play_points(deck, turns, *spec.points)
     cards, k = [], 0

@@ -130,10 +130,20 @@ def costs(deck: Any, players: int, seed: int, games: int | None = None, keep: in
     return out
 
 
-def layer_costs(deck: Any, seed: int, player_counts: Sequence[int] = (3, 4)) -> dict[tuple[Any, int], Cost]:
+def layer_costs(deck: Any, seed: int, player_counts: Sequence[int] = (3, 4),
+                workers: int = 1) -> dict[tuple[Any, int], Cost]:
     """Every layer of the deck: its sides for 2-3 players chased in 3-player games, its
-    sides for 4 in 4-player games."""
+    sides for 4 in 4-player games (each count in its own process, up to ``workers``; the
+    costs do not depend on it)."""
+    from generators.common.pool import Pool
+
     out: dict[tuple[Any, int], Cost] = {}
-    for players in player_counts:
-        out.update(costs(deck, players, seed))
+    with Pool(workers) as pool:
+        for found in pool.map(_costs_for, (deck, seed), player_counts):
+            out.update(found)
     return out
+
+
+def _costs_for(request: tuple[Any, int], players: int) -> dict[tuple[Any, int], Cost]:
+    deck, seed = request
+    return costs(deck, players, seed)

@@ -168,7 +168,7 @@ def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck
     generated = bool(deck.parameters) and not deck.parameters.get("grids_only")  # points made, not given
     by_play = deck.parameters.get("price") == "play"
     if by_play:  # priced by play: the stored costs in play are what the points follow, and are played again
-        out_play = play_problems(deck)
+        out_play = play_problems(deck, workers)
     layers = [(c, layer, _price_of(c, j, k, by_play)) for c, k in zip(deck.cards, checks)
               for j, layer in enumerate(c.temple.layers) if j < len(k.priced)]
     low, high = _range(deck.parameters.get("points"))
@@ -253,14 +253,14 @@ def _price_of(card: Card, j: int, check: CardCheck, by_play: bool) -> float:
     return check.priced[j].actions
 
 
-def play_problems(deck: Deck) -> list[str]:
+def play_problems(deck: Deck, workers: int = 1) -> list[str]:
     """A deck priced by play: every layer's stored cost in play against the same chases
     played again (``inplay.layer_costs`` from the deck's seed)."""
     from generators.mystery_of_the_temples.inplay import layer_costs
 
     if deck.seed is None:
         return ["parameters.price: play, and the deck records no seed to play its chases again"]
-    again = layer_costs(deck, deck.seed)
+    again = layer_costs(deck, deck.seed, workers=workers)
     out = []
     for c in deck.cards:
         for j, layer in enumerate(c.temple.layers):

@@ -417,3 +417,20 @@ def test_the_look_ahead_counts_missing_crystals_as_path_by_path() -> None:
         expected = [min(_missing(grid, engine._paths(g, len(run)), run, counts)
                         for run in engine._runs(table.temples[k], m)) for k, m in runs.layers]
         assert engine._lacks(table, runs, side, grid, [True] * len(runs.layers), pending) == expected
+
+
+def test_the_look_ahead_counts_crystals_owed_as_spent() -> None:
+    """A step bought is not free to the agents: while it is being paid, the seat is valued as
+    standing on the card it bought its way to, less the crystal and ``OWED`` besides."""
+    s = begun(3, sides=["1A", "2B", "4A"])
+    temples = [i for i, (k, _) in enumerate(s.table.circle) if k == 0]
+    s = replace(s, at=(temples[0], temples[1], -1))
+    bought = [m for m in engine.moves(s) if m[0] == "go" and m[2] >= 1]
+    promising = [m for m in bought if engine.standing(replace(engine.apply(s, m), phase="act", owed=0, then=()), 0)
+                 != ((), -1)]
+    assert promising  # a temple or a direct wilderness card a bought step away
+    paying = engine.apply(s, promising[0])
+    arrived = replace(paying, phase="act", owed=0, then=())  # the same card reached for nothing
+    assert engine.standing(paying, 0) == engine.standing(arrived, 0) != ((), -1)
+    owed = promising[0][2]
+    assert engine.value(paying, 0) == pytest.approx(engine.value(arrived, 0) - owed * (engine.OWED + 0.1))
