@@ -3,7 +3,8 @@
 The supply is the published one: 24 colourless crystals, 8 each of red, yellow and blue, 6
 each of green and purple. The grids' lines and the temples' tracks are not public:
 ``DEFAULT`` is ours, eight grid sides (four double-sided boards) of 12 slots, each drawn
-without crossing lines, from a plain lattice (17 lines) to a woven one (23); and five
+without crossing lines, from a chain (11 lines: 1B, whose ability plays strongest) to a hive
+(24); and five
 temples (``OURS_TEMPLES``, used by ``--grids-only``), one per colour, each with a side for
 2-3 players and one for 4. A designer's own comes from TOML (``read_box``; see the README):
 any of ``supply``, ``colours``, ``[[grids]]`` and ``[[temples]]``; what is not given is ours.
@@ -144,6 +145,9 @@ def _ours() -> tuple[Side, ...]:
     woven = [(at(x, y), at(x + 1, y + 1)) if (x + y) % 2 == 0 else (at(x + 1, y), at(x, y + 1))
              for y in range(2) for x in range(3)]
     sides = [(at(0, 0), at(0, 1)), (at(0, 1), at(0, 2)), (at(3, 0), at(3, 1)), (at(3, 1), at(3, 2))]
+    chain = [(at(x, 0), at(x + 1, 0)) for x in range(3)] + [(at(3, 0), at(3, 1))] + \
+        [(at(x, 1), at(x + 1, 1)) for x in range(3)] + [(at(0, 1), at(0, 2))] + \
+        [(at(x, 2), at(x + 1, 2)) for x in range(3)]  # one path through all twelve, turning at the ends
     hive = [(0.5, 0.0), (1.5, 0.0), (2.5, 0.0), (0.0, 1.0), (1.0, 1.0), (2.0, 1.0), (3.0, 1.0), (0.5, 2.0),
             (1.5, 2.0), (2.5, 2.0), (1.0, 3.0), (2.0, 3.0)]
     hive_lines = [(0, 1), (1, 2), (3, 4), (4, 5), (5, 6), (7, 8), (8, 9), (10, 11), (0, 3), (0, 4), (1, 4), (1, 5),
@@ -159,9 +163,9 @@ def _ours() -> tuple[Side, ...]:
     from generators.mystery_of_the_temples.components import OURS, bonus_text
 
     grids = [  # the published abilities, in our words (letters, digits, stops and hyphens: the 3D label font's)
-        (1, "A", "lattice", lattice, rows + columns,
+        (1, "A", "stairs", lattice, rows + columns + stairs,
          "Gain one more colourless whenever you gain colourless. Any colour costs 3 crystals."),
-        (1, "B", "stairs", lattice, rows + columns + stairs,
+        (1, "B", "chain", lattice, chain,  # the strongest ability, the fewest paths (see the README's playtests)
          "At a temple you may collect and break a curse in either order."),
         (2, "A", "weave", lattice, rows + columns + woven,
          "Start with 3 colourless beside the grid. In your turn put one on it as any colour."),

@@ -366,7 +366,7 @@ def priced_in_play(deck: Deck, spec: Spec) -> Deck:
 
 def play_points(deck: Deck, turns: Sequence[float], low: int, high: int) -> list[int]:
     """``points_in_play`` for every layer of ``deck`` (in card order) from its turns in play."""
-    from generators.mystery_of_the_temples.verify import CLEARLY_TURNS
+    from generators.mystery_of_the_temples.inplay import CLEARLY_TURNS
 
     sides = [n for n, c in enumerate(deck.cards) for _ in c.temple.layers]
     counts = [c.temple.side for c in deck.cards for _ in c.temple.layers]

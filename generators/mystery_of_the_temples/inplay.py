@@ -34,6 +34,9 @@ GAMES = 6
 STATES = 24
 #: The most turns a chase is followed for.
 CAP = 12
+#: How much more a layer's cost in play must be (mean turns) before a lower price for it is
+#: a fault: the chases' standard errors are about a tenth of a turn.
+CLEARLY_TURNS = 0.5
 
 
 @dataclass(frozen=True, slots=True)

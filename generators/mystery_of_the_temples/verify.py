@@ -160,6 +160,7 @@ def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck
     of seeded grids, and points, not tiers, price a layer. The temple sides are measured
     side by side in up to ``workers`` processes."""
     from generators.mystery_of_the_temples.generate import TRACKS, colour_budget, play_points, points_for
+    from generators.mystery_of_the_temples.inplay import CLEARLY_TURNS
 
     del time_limit, tiers_from, tiers_name
     checks = each(check_card, deck, deck.cards, workers)
@@ -239,9 +240,6 @@ def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck
     return DeckCheck(tuple(checks), tuple(out), tuple(notes), grid_balance, tuple(suggested), rank)
 
 
-#: How much more a layer's cost in play must be (mean turns) before a lower price for it is
-#: a fault: the chases' standard errors are about a tenth of a turn.
-CLEARLY_TURNS = 0.5
 
 
 def _price_of(card: Card, j: int, check: CardCheck, by_play: bool) -> float:

@@ -14,7 +14,7 @@ from generators.mystery_of_the_temples import generate as gen
 from generators.mystery_of_the_temples.box import DEFAULT, OURS_TEMPLES, runs
 from generators.mystery_of_the_temples.deck import Card, Deck, deck_from_json
 from generators.mystery_of_the_temples.spec import Spec
-from generators.mystery_of_the_temples.verify import CLEARLY_TURNS, verify_deck
+from generators.mystery_of_the_temples.verify import verify_deck
 
 DECK = Deck(tuple(Card(i + 1, t) for i, t in enumerate(OURS_TEMPLES)))
 E = engine.EMPTY
@@ -60,7 +60,8 @@ def test_a_deck_priced_by_play_follows_its_costs_and_verify_plays_them_again(mon
               if p.in_play is not None]
     assert len(layers) == 50
     for a_points, a_turns in layers:  # no layer worth more than one that clearly costs more turns
-        assert all(not (a_points > b_points and a_turns + CLEARLY_TURNS < b_turns) for b_points, b_turns in layers)
+        assert all(not (a_points > b_points and a_turns + inplay.CLEARLY_TURNS < b_turns)
+                   for b_points, b_turns in layers)
     for count in ("2-3", "4"):
         totals = [sum(layer.points or 0 for layer in c.temple.layers) for c in deck.cards if c.temple.side == count]
         assert max(totals) <= gen.SIDE_RATIO * min(totals)
