@@ -718,8 +718,9 @@ OWED = 0.5
 
 def value(state: State, seat: int, flat: bool = False) -> float:
     """Points scored, the two best unbroken layers' points discounted by what the grid still
-    lacks for them (0.6 a crystal missing; crystals gained and not yet placed, or about to be
-    collected where the seat stands, counted as in place where their colour is wanted), or
+    lacks for them (0.6 a crystal missing; crystals gained and not yet placed, about to be
+    collected where the seat stands, or being paid for, counted as in place where their
+    colour is wanted), or
     nine tenths of the best curse it can break where it stands, and a tenth of a point a
     crystal held; crystals it still owes (a price being paid) counted as gone, and ``OWED``
     each besides, since the payer has not yet chosen which (without it a step bought looks
@@ -738,18 +739,26 @@ def value(state: State, seat: int, flat: bool = False) -> float:
 
 
 def standing(state: State, seat: int) -> tuple[tuple[int, ...], int]:
-    """What standing where it is promises a seat about to act (its turn, nothing done yet, or
-    paying the steps it bought to get there):
-    the crystals collecting there gives (a temple's colour, a direct wilderness card's), and
-    the temple (0-4) it may break a curse at there (-1: none)."""
-    paying_to_go = state.phase == "pay" and state.then == ("act",)  # extra steps bought, then the action
-    if state.seat != seat or (state.phase != "act" and not paying_to_go) or state.acted or state.at[seat] < 0:
+    """What a seat in its turn is promised where it stands: the crystals it will gain
+    (collecting there, a temple's colour or a direct wilderness card's; or, while paying, the
+    colours a conversion, an enhancement or a purchase gives once paid), and the temple (0-4)
+    it may still break a curse at there (-1: none)."""
+    if state.seat != seat or state.at[seat] < 0:
         return (), -1
+    then = state.then if state.phase == "pay" else ()
+    if then[:1] == ("convert",):
+        return (then[1], then[2]), -1
+    if then[:1] == ("enhance",):
+        return tuple(then[3]), -1
+    bought = (then[1],) if then[:1] == ("buy",) else ()
+    acting = state.phase == "act" or then == ("act",) or bool(bought)  # bought: the action is still to come
+    if not acting or state.acted:
+        return bought, -1
     kind, n = _card(state, state.at[seat])
     if kind == 0:
-        return (n,), n - 1
+        return bought + (n,), n - 1
     card = state.table.parts.card(n)
-    return (tuple(card.crystals) if card.kind == "direct" else ()), -1
+    return bought + (tuple(card.crystals) if card.kind == "direct" else ()), -1
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from generators.common.errors import RequestError
-from generators.common.play import GreedyAgent, RandomAgent, play, replay
+from generators.common.play import GreedyAgent, RandomAgent, agent_rng, play, replay
 from generators.common.rng import Rng
 from generators.mystery_of_the_temples import components as parts
 from generators.mystery_of_the_temples import engine
@@ -434,3 +434,27 @@ def test_the_look_ahead_counts_crystals_owed_as_spent() -> None:
     assert engine.standing(paying, 0) == engine.standing(arrived, 0) != ((), -1)
     owed = promising[0][2]
     assert engine.value(paying, 0) == pytest.approx(engine.value(arrived, 0) - owed * (engine.OWED + 0.1))
+
+
+def test_the_look_ahead_sees_what_a_conversion_an_enhancement_or_a_purchase_gives() -> None:
+    """While a seat pays for a conversion, an enhancement or a crystal bought, the colours it
+    pays for count as on their way (without them the agents never converted or enhanced:
+    every such move looked like crystals thrown away); and greedy agents do use them."""
+    s = begun(3, sides=["1A", "2B", "4A"])
+    wild = [i for i, (k, n) in enumerate(s.table.circle) if k == 1 and s.table.parts.card(n).kind == "enhancement"]
+    s = replace(s, at=(wild[0], -1, -1), phase="act", grids=(((0,) * 4 + (E,) * 8),) + s.grids[1:])
+    enhance = next(m for m in engine.moves(s) if m[0] == "enhance")
+    assert engine.standing(engine.apply(s, enhance), 0) == (tuple(enhance[1]), -1)
+    bought = engine.apply(replace(s, grids=((0,) * 5 + (E,) * 7,) + s.grids[1:]), ("buy", 5))
+    assert engine.standing(bought, 0) == ((5,), -1)
+    used = set()
+    for seed in range(3):
+        state = engine.start(DECK, 3, seed)
+        agents = [GreedyAgent() for _ in range(3)]
+        rngs = [agent_rng(seed, s) for s in range(3)]
+        while not engine.over(state):
+            seat = engine.to_act(state)
+            move = agents[seat].choose(engine, state, seat, rngs[seat])
+            used.add(move[0])
+            state = engine.apply(state, move)
+    assert {"enhance", "convert"} & used
