@@ -55,15 +55,22 @@ OPTIONS: tuple[Option, ...] = (
     Option("balance", _balance, 1.15, "the most the hardest grid side's mean difficulty may be over the easiest's",
            metavar="RATIO"),
     switch("grids_only", False, "design the grid sides for the box's temples instead of temples for its grids"),
-    choice("price", ("exact", "play"), "exact", "how the layers' points are given out: `exact`, by their difficulty "
-           "on every grid side from a full grid mid-game; `play`, by what they cost in play: the turns a player who "
-           "goes for a layer needs to break it, from states greedy games reach (slower; verify plays them again)"),
+    choice("price", ("play", "exact"), "play", "how the layers' points are given out: `play`, by what they cost in "
+           "play: the turns a player who goes for a layer needs to break it, from states greedy games reach (verify "
+           "plays them again); `exact`, by their difficulty on every grid side from a full grid mid-game (the default "
+           "where the published game's rules do not apply: --reading rows, or a box without the six crystal kinds)"),
     SEED,
     whole("attempts", None, "temple decks (or, with --grids-only, grids) to try before choosing", low=1,
           high=10_000, default_text=f"{ATTEMPTS} ({PER_GRID} per grid side with --grids-only)"),
     WORKERS,
     output(DEFAULT_OUT, DECK_NAME),
 )
+
+
+def plays(reading: str, box: Box) -> bool:
+    """Whether temples read this way from this box can be priced by play: the engine plays
+    the published game (tracks read from their ends, the six crystal kinds)."""
+    return reading == "ends" and len(box.names) == 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,16 +87,18 @@ class Spec:
     seed: int = 0
     attempts: int | None = None
     workers: int = 1
-    price: str = "exact"
+    price: str = "play"
 
     @classmethod
     def from_values(cls, values: Mapping[str, Any], given: frozenset[str] = frozenset()) -> Spec:
         from generators.common.pool import default_workers
 
         workers = values["workers"] if values["workers"] is not None else default_workers()
+        price = values.get("price") or "play"
+        if "price" not in given and not plays(values["reading"], values["box"]):
+            price = "exact"  # the games are played by the published rules only
         return cls(values["box"], values["track"], values["layers"], values["points"], values["reading"],
-                   values["balance"], values["grids_only"], values["seed"], values["attempts"], workers,
-                   values.get("price", "exact"))
+                   values["balance"], values["grids_only"], values["seed"], values["attempts"], workers, price)
 
     @property
     def budget(self) -> int:
@@ -125,7 +134,7 @@ class Spec:
         else:
             if not self.box.grids:
                 out.append("box: the box has no grid sides to make temples for")
-            if self.price == "play" and (self.reading != "ends" or len(self.box.names) != 6):
+            if self.price == "play" and not plays(self.reading, self.box):
                 out.append("price: play plays the published game: tracks read from their ends, and the six crystal "
                            "kinds")
             from solver.paths import longest
@@ -148,6 +157,6 @@ class Spec:
     def parameters(self) -> dict[str, Any]:
         shown = {"box": self.box.title, "attempts": self.budget, "points": f"{self.points[0]}-{self.points[1]}"}
         out = recorded(OPTIONS, {o.name: shown.get(o.name, getattr(self, o.name, None)) for o in OPTIONS})
-        if self.price == "exact":
+        if self.price == "exact" or self.grids_only:  # (grids designed for given temples keep their points)
             del out["price"]  # (as decks made before the option say it)
         return out

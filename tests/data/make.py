@@ -26,7 +26,8 @@ SAMPLES: dict[str, tuple[str, dict[str, Any]]] = {
     "shifting-stones-72-seed-1.json": ("shifting-stones", {"cards": 72, "seed": 1}),
     "monolyth-3-seed-2.json": ("monolyth", {"cards": 3, "seed": 2, "attempts": 6}),
     "mystery-of-the-temples-two-boards-seed-1.json": ("mystery-of-the-temples", {
-        "box": str(HERE.parents[1] / "examples" / "mystery-of-the-temples" / "box.toml"), "seed": 1, "attempts": 1}),
+        "box": str(HERE.parents[1] / "examples" / "mystery-of-the-temples" / "box.toml"), "seed": 1, "attempts": 1,
+        "price": "exact"}),
 }
 
 

@@ -24,10 +24,29 @@ def run(*args: str):  # type: ignore[no-untyped-def]
 @pytest.fixture(scope="module")
 def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("temples") / "deck.json"
-    result = run("generate", GAME, "--box", BOX, "--attempts", "1", "--seed", "2", "--out", str(out))
+    result = run("generate", GAME, "--box", BOX, "--attempts", "1", "--seed", "2", "--price", "exact", "--out",
+                 str(out))  # (the default, priced by play: test_the_default_deck_is_priced_by_play)
     assert result.exit_code == 0, result.output
     assert "10 cards, 10 temple sides, 50 layers, every one proved and verified" in result.output
     return out
+
+
+@pytest.mark.slow
+def test_the_default_deck_is_priced_by_play(tmp_path: Path) -> None:
+    out = tmp_path / "deck.json"
+    result = run("generate", GAME, "--box", BOX, "--attempts", "1", "--seed", "2", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    deck = read_deck(out)
+    assert deck.parameters["price"] == "play"
+    assert all(p.in_play is not None and p.in_play.chases > 0 for c in deck.cards for p in c.priced or ())
+    result = run("verify", str(out))
+    assert result.exit_code == 0 and "turns in play" in result.output, result.output
+    rows = out.with_name("rows.json")  # read as rows, the published rules do not apply: priced exactly
+    result = run("generate", GAME, "--box", BOX, "--attempts", "1", "--reading", "rows", "--out", str(rows))
+    assert result.exit_code == 0, result.output
+    assert "price" not in read_deck(rows).parameters
+    result = run("generate", GAME, "--box", BOX, "--reading", "rows", "--price", "play", "--out", str(rows))
+    assert result.exit_code == 2 and "price: play plays the published game" in result.output
 
 
 def test_generate_verify_and_show_a_deck_for_a_designers_grids(made: Path) -> None:
