@@ -1,4 +1,4 @@
-"""Benchmark: every speed target in one table (issue 34), run by hand::
+"""Benchmark: every speed target in one table, run by hand::
 
     .venv/bin/pip install -e '.[bench]' && .venv/bin/python bench/all.py [--instances 200]
 

@@ -9,7 +9,7 @@ Run by hand::
 2. warm: the same command without ``--force`` (nothing to redo), as a ratio to (1);
 3. one changed PDF setting (``[pdf] paper = "letter"``): the PDFs and the report only.
 
-Each build runs in a fresh process, as a user runs it. Targets (issue 11): cold <= 3 minutes,
+Each build runs in a fresh process, as a user runs it. Targets: cold <= 3 minutes,
 warm <= 5 s on this 2-core machine.
 """
 

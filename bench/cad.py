@@ -11,7 +11,7 @@ Makes the default deck (not timed), then times, in one run:
 2. ``make_kit``: the whole kit (36 cards, 4 block sets, board, 78 jewels, 4 pawns, coupon;
    STL plus AMS and NO-AMS 3MF plates and previews), with the share the parts take of it.
 
-The target (issue 10) is the whole kit in <= 90 s on this 2-core machine.
+The target is the whole kit in <= 90 s on this 2-core machine.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ Times, in one run:
 3. per card: the time to make the candidate lock each card came from (its block sets
    counted, proved and rated) and the time to verify the card, as p50 / p95.
 
-The target (issue 3) is generate + verify of the default deck in <= 30 s on this 2-core
+The target is generate + verify of the default deck in <= 30 s on this 2-core
 machine.
 """
 

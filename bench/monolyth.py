@@ -15,7 +15,7 @@ Times, on this machine, in one run (numba's kernels compiled before timing):
    red (proof and exact difficulty with the pieces' colours);
 3. the default deck (10 cards, 20 prophecy tokens) generated with 2 workers, then verified.
 
-Targets (issue 32): a proof <= 1 s; a one-level target's exact difficulty <= 2 s; the
+Targets: a proof <= 1 s; a one-level target's exact difficulty <= 2 s; the
 default deck with prophecies <= 60 s.
 """
 

@@ -11,7 +11,7 @@ Makes the default deck (not timed), then times, best of ``--repeat`` runs:
 2. the PNG previews of every page at 100 dpi and the contact sheet (PDFium), as a ratio to
    (1): the peer here is our own PDF writing, measured in the same run.
 
-The target (issue 9) is all three PDFs in <= 5 s on this 2-core machine.
+The target is all three PDFs in <= 5 s on this 2-core machine.
 """
 
 from __future__ import annotations

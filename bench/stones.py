@@ -12,11 +12,11 @@ Times, on this machine, in one run:
    verifier's independent search (``verify.Grids``), the peer in the same run;
 2. the default deck (72 cards, the published mix) generated with 2 workers and with 1 (the
    decks must be byte-identical), then verified;
-3. the default deck's distributions beside the published deck's (issue 31): stones per
+3. the default deck's distributions beside the published deck's: stones per
    pattern, windows, distinct stone layouts, difficulty, each points value's mean
    difficulty, points per expected action and face use.
 
-Targets: <= 1 s per pattern (issue 12); the default deck generated in <= 10 s (issue 31).
+Targets: <= 1 s per pattern; the default deck generated in <= 10 s.
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ def main() -> None:
     shape(deck)
 
 
-#: The published deck's figures beside which the default deck is printed (issue 31).
+#: The published deck's figures beside which the default deck is printed.
 PUBLISHED_FIGURES = {
     "distinct stone layouts": "26 (the most common 15 times)",
     "difficulty (mean least actions)": "1.2-5.6, mean 2.3",

@@ -14,7 +14,7 @@ Times, on this machine, in one run (numba's kernels compiled before timing):
 3. the default deck (five temples, both sides, for our eight grid sides) generated with two
    workers, then verified.
 
-Targets (issue 33): one layer on one grid <= 0.5 s; the default temples for the default
+Targets: one layer on one grid <= 0.5 s; the default temples for the default
 grids with every proof <= 60 s.
 """
 

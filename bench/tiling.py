@@ -31,7 +31,7 @@ Every engine answers a small warm-up puzzle first, so compiled code is loaded be
 anything is timed. The Ubongo-size instances are timed one engine at a time, in two rounds
 (the faster of the two per instance is kept), with a ``placements`` column for the set-up
 every engine shares; every engine's answers are checked against the others'. Targets
-(issue 34): 6x10 count at most 0.1 of xcover; first 6x10 tiling at most 0.3 of
+: 6x10 count at most 0.1 of xcover; first 6x10 tiling at most 0.3 of
 exact-cover; Ubongo medians at most 0.5 of exact-cover.
 """
 

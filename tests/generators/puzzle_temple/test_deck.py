@@ -94,7 +94,7 @@ def test_a_block_listed_nowhere_is_an_error_when_the_deck_lists_blocks() -> None
         deck_from_json(data)
 
 
-# -- defects found by trying the project as a new user (issue 8) --------------------------
+# -- defects found by trying the project as a new user --------------------------
 
 
 def _hand(**card) -> dict:

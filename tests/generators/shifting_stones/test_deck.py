@@ -128,7 +128,7 @@ def test_choosing_takes_one_card_a_run_and_no_single_change_evens_the_deck_out_m
 
 @pytest.mark.slow  # the default deck takes half a minute to make
 def test_the_default_deck_keeps_its_promises(stones_deck: Deck) -> None:
-    """Shaped and priced like the published deck (issue 31): its windows and stones per
+    """Shaped and priced like the published deck: its windows and stones per
     pattern exactly, layouts repeated with other faces, faces used in proportion to the
     tiles, every card's points those the absolute scale gives it, and each points value's
     mean difficulty within 0.25 actions of the published mean."""
