@@ -298,7 +298,11 @@ class Engine(Protocol):
     A state is an immutable value; ``apply`` returns a new one. Everything is decided by the
     deck, the number of players and the seed: the same three give the same game, and a
     game's moves replayed from its start give the same end. Moves are small immutable values
-    (tuples), the same from ``moves`` each time for the same state, in a fixed order."""
+    (tuples), the same from ``moves`` each time for the same state, in a fixed order.
+
+    A game of one move a turn may also give ``again(state, seat)``: the state ``seat`` would
+    likely find at its next turn (None: it has none), so that the search agent looks on past
+    its own turn (``generators.common.play.SearchAgent``)."""
 
     @property
     def PLAYERS(self) -> Sequence[int]:  # noqa: N802 - a module's constant

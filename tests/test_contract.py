@@ -94,6 +94,10 @@ def test_the_toy_game_goes_through_every_command(toy: None, tmp_path: Path) -> N
     assert (tmp_path / "models" / "ams" / "plate-01.3mf").is_file()
     assert (tmp_path / "models" / "no-ams" / "plate-01.3mf").is_file()
 
+    result = run("playtest", str(deck), "--games", "2", "--out", str(tmp_path / "played"))
+    assert result.exit_code == 2 and "Toy Tally has no rules engine yet" in result.stderr
+    assert not (tmp_path / "played").exists()
+
     result = run("mine", "toy-tally", "--most", "2", "--out", str(tmp_path / "tallies.parquet"))
     assert result.exit_code == 0, result.output + result.stderr
     assert "45 rows from 2 chunks" in result.output  # 9 cards of one dot, 36 of two

@@ -77,7 +77,9 @@ def _ranked(engine: Any, state: Any, seat: int, moves: Sequence[Any], flat: bool
 class SearchAgent:
     """Looks ``depth`` moves ahead within its own turn (two by default: an action and what
     it makes possible), on a deal of the cards it cannot see drawn at random, keeping the
-    ``width`` best moves of each step by their one-step value; the best line's first move."""
+    ``width`` best moves of each step by their one-step value; the best line's first move.
+    In a game of one move a turn (an engine with ``again``), the line goes on into the
+    seat's next turn as ``again`` says it would find it."""
 
     name = "search"
 
@@ -105,8 +107,13 @@ class SearchAgent:
 
     def _line(self, engine: Any, state: Any, seat: int, depth: int) -> float:
         here: float = engine.value(state, seat, self.flat)
-        if depth <= 0 or engine.over(state) or engine.to_act(state) != seat:
+        if depth <= 0 or engine.over(state):
             return here
+        if engine.to_act(state) != seat:  # its turn is over: a game of one move a turn looks on to its next
+            again = getattr(engine, "again", None)
+            state = again(state, seat) if again is not None else None
+            if state is None:
+                return here
         ranked = _ranked(engine, state, seat, engine.moves(state), self.flat)[:self.width]
         return max([here] + [self._line(engine, engine.apply(state, m), seat, depth - 1) for _, m in ranked])
 

@@ -4,6 +4,7 @@ whatever --jobs, an interrupted build, a deck that fails verification, and the s
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -540,5 +541,8 @@ def test_the_playtest_section_is_checked_and_off_for_a_game_without_rules_yet(tm
     good.write_text("[kit]\nplayers = 3\n[playtest]\ngames = 10\n")
     settings = game_settings(GAMES["puzzle-temple"], read_profile(good), str(good), tmp_path)
     assert settings.playtest.values == {"games": 10, "players": 3, "agents": "greedy", "seed": 0}
-    assert game_settings(GAMES["monolyth"], read_profile(good), str(good), tmp_path).playtest.values == {"games": 0}
+    assert game_settings(GAMES["monolyth"], read_profile(good), str(good), tmp_path).playtest.values == {
+        "games": 10, "players": 3, "agents": "greedy", "seed": 0}
+    unplayed = dataclasses.replace(GAMES["monolyth"], engine="")  # a game with no rules engine yet
+    assert game_settings(unplayed, read_profile(good), str(good), tmp_path).playtest.values == {"games": 0}
     assert game_settings(GAMES["puzzle-temple"], {}, "none", tmp_path).playtest.values == {"games": 0}

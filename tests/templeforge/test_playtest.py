@@ -78,7 +78,6 @@ def test_the_same_request_gives_the_same_bytes_on_any_number_of_workers(played: 
 @pytest.mark.parametrize("args, named", [
     (["--players", "6"], "players"),
     (["--agents", "greedy,clever"], "agents: clever"),
-    ([str(DATA / "monolyth-3-seed-2.json")], "has no rules engine yet"),
     ([str(DATA / "shifting-stones-12-seed-5.json"), "--players", "3"], "at least 14 cards"),
 ])
 def test_a_request_that_cannot_be_played_is_one_line_and_writes_nothing(args: list[str], named: str,
@@ -165,3 +164,23 @@ def test_mystery_of_the_temples_plays_and_says_which_grid_sides_and_curses_win(t
     assert sum(s["seats"] for s in sides) == 8 and all(s["fair"] == 0.5 for s in sides)
     assert len(report["insights"]["curses"]) == 25  # five temples of five layers
     assert all(c["suggested_points"] is None for c in report["cards"])  # temple cards print no one value
+
+
+def test_monolyth_plays_and_says_how_often_each_structure_token_is_claimed(tmp_path: Path) -> None:
+    deck = DATA / "monolyth-3-seed-2.json"
+    status, said = playtest(str(deck), "--players", "3", "--games", "6", "--seed", "1", "--workers", "1",
+                            "--out", str(tmp_path / "p"))
+    assert status == 0, said
+    report = json.loads((tmp_path / "p" / "playtest.json").read_text("utf-8"))
+    assert report["game"] == "monolyth" and report["length"]["unended"] == 0
+    assert sum(s["wins"] for s in report["seats"]) == pytest.approx(6, abs=1e-3)
+    cards = report["insights"]["cards"]
+    assert [c["id"] for c in cards] == [1, 2, 3] and sum(c["games"] for c in cards) == 6
+    for card in cards:
+        if card["games"]:
+            assert [t["token"] for t in card["tokens"]] == [10, 8, 6]  # the three highest, for three players
+            rates = [t["claimed"] for t in card["tokens"]]
+            assert rates == sorted(rates, reverse=True)  # the highest is always claimed first
+    points = report["insights"]["points"]
+    assert points["levels"] > 0 and points["structure"] > 0
+    assert any("level tokens" in f for f in report["findings"])
