@@ -595,12 +595,14 @@ def summary(state: State) -> tuple[Any, ...]:
 def insights(summaries: Sequence[tuple[Any, ...]], players: int, ids: Sequence[Any]) -> tuple[dict[str, Any],
                                                                                               list[str]]:
     """Per structure card: the games it was drawn for, how often each structure token was
-    claimed (with a 95% interval) and the mean round of the first claim; where the points
-    came from; and findings where cards are not comparable."""
+    claimed (with a 95% interval) and the mean round of the first claim (with its standard
+    error); where the points came from; and findings where cards are not comparable (in
+    claim rates or in the round of the first claim, max/min over 1.5)."""
     from generators.common.playtest import wilson
 
     cards: list[dict[str, Any]] = []
     rates = []
+    rounds: list[tuple[float, Any]] = []
     for i, card_id in enumerate(ids):
         games = [s for s in summaries if s[0] == i]
         row: dict[str, Any] = {"id": card_id, "games": len(games)}
@@ -615,7 +617,10 @@ def insights(summaries: Sequence[tuple[Any, ...]], players: int, ids: Sequence[A
             firsts = [min(r for r in g[2] if r) for g in games if any(g[2])]
             row["tokens"] = claims
             row["first_claim_round"] = round(sum(firsts) / len(firsts), 2) if firsts else None
+            row["first_claim_error"] = round(_error(firsts), 2) if len(firsts) > 1 else None
             rates.append((claims[0]["claimed"], card_id, len(games)))
+            if firsts:
+                rounds.append((sum(firsts) / len(firsts), card_id))
         cards.append(row)
     n = max(1, len(summaries))
     said: dict[str, Any] = {"cards": cards, "points": {
@@ -634,6 +639,13 @@ def insights(summaries: Sequence[tuple[Any, ...]], players: int, ids: Sequence[A
             found.append(f"The cards are not comparable: the top structure token is claimed in {high[0]:.0%} of card "
                          f"{high[1]}'s games and {low[0]:.0%} of card {low[1]}'s (max/min {high[0] / low[0]:.2f}, "
                          f"more than 1.5); only one card is played a game, so each should be about as reachable.")
+    if len(rounds) > 1:
+        soon, late = min(rounds), max(rounds)
+        said["first_claim_ratio"] = round(late[0] / soon[0], 3)
+        if late[0] / soon[0] > 1.5:
+            found.append(f"The cards are not comparable in pace: the top structure token is first claimed in round "
+                         f"{soon[0]:.1f} on average with card {soon[1]} and round {late[0]:.1f} with card {late[1]} "
+                         f"(max/min {late[0] / soon[0]:.2f}, more than 1.5).")
     emptied = sum(1 for s in summaries if not s[6])
     said["ended_by_empty_bag"] = round(emptied / n, 4)
     said["cubes_placed"] = round(sum(s[7] for s in summaries) / n, 2)
@@ -645,6 +657,12 @@ def insights(summaries: Sequence[tuple[Any, ...]], players: int, ids: Sequence[A
     found.append(f"A player's points come from level tokens {pts['levels']:.1f}, the structure token "
                  f"{pts['structure']:.1f} and prophecies {pts['prophecies']:.1f} a game on average.")
     return said, found
+
+
+def _error(values: Sequence[float]) -> float:
+    """The standard error of the mean of ``values`` (two or more)."""
+    mean = sum(values) / len(values)
+    return float((sum((v - mean) ** 2 for v in values) / (len(values) - 1) / len(values)) ** 0.5)
 
 
 if TYPE_CHECKING:  # the type checker holds this module to the contract

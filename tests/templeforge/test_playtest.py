@@ -181,6 +181,10 @@ def test_monolyth_plays_and_says_how_often_each_structure_token_is_claimed(tmp_p
             assert [t["token"] for t in card["tokens"]] == [10, 8, 6]  # the three highest, for three players
             rates = [t["claimed"] for t in card["tokens"]]
             assert rates == sorted(rates, reverse=True)  # the highest is always claimed first
+            assert card["first_claim_round"] >= 1
+    rounds = [c["first_claim_round"] for c in cards if c["games"]]
+    if len(rounds) > 1:
+        assert report["insights"]["first_claim_ratio"] == pytest.approx(max(rounds) / min(rounds), abs=0.01)
     points = report["insights"]["points"]
     assert points["levels"] > 0 and points["structure"] > 0
     assert any("level tokens" in f for f in report["findings"])
