@@ -56,6 +56,16 @@ def mean(values: Iterable[float]) -> float:
     return round(math.fsum(values) / len(values), 9)
 
 
+def standard_error(values: Sequence[float]) -> float:
+    """The standard error of the mean of ``values`` (the sample's spread over the square
+    root of its size; 0 for fewer than two values)."""
+    values = list(values)
+    if len(values) < 2:
+        return 0.0
+    centre = math.fsum(values) / len(values)
+    return math.sqrt(math.fsum((v - centre) ** 2 for v in values) / (len(values) - 1) / len(values))
+
+
 def close(a: float, b: float, step: float = STEP) -> bool:
     """Whether two stored difficulties agree to within one rounding step."""
     return abs(a - b) <= step + 1e-9

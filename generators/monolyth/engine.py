@@ -598,6 +598,7 @@ def insights(summaries: Sequence[tuple[Any, ...]], players: int, ids: Sequence[A
     claimed (with a 95% interval) and the mean round of the first claim (with its standard
     error); where the points came from; and findings where cards are not comparable (in
     claim rates or in the round of the first claim, max/min over 1.5)."""
+    from generators.common.grading import standard_error
     from generators.common.playtest import wilson
 
     cards: list[dict[str, Any]] = []
@@ -617,7 +618,7 @@ def insights(summaries: Sequence[tuple[Any, ...]], players: int, ids: Sequence[A
             firsts = [min(r for r in g[2] if r) for g in games if any(g[2])]
             row["tokens"] = claims
             row["first_claim_round"] = round(sum(firsts) / len(firsts), 2) if firsts else None
-            row["first_claim_error"] = round(_error(firsts), 2) if len(firsts) > 1 else None
+            row["first_claim_error"] = round(standard_error(firsts), 2) if len(firsts) > 1 else None
             rates.append((claims[0]["claimed"], card_id, len(games)))
             if firsts:
                 rounds.append((sum(firsts) / len(firsts), card_id))
@@ -657,12 +658,6 @@ def insights(summaries: Sequence[tuple[Any, ...]], players: int, ids: Sequence[A
     found.append(f"A player's points come from level tokens {pts['levels']:.1f}, the structure token "
                  f"{pts['structure']:.1f} and prophecies {pts['prophecies']:.1f} a game on average.")
     return said, found
-
-
-def _error(values: Sequence[float]) -> float:
-    """The standard error of the mean of ``values`` (two or more)."""
-    mean = sum(values) / len(values)
-    return float((sum((v - mean) ** 2 for v in values) / (len(values) - 1) / len(values)) ** 0.5)
 
 
 if TYPE_CHECKING:  # the type checker holds this module to the contract

@@ -20,11 +20,11 @@ games reach (``engine``), never from the points printed on it.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from generators.common.grading import standard_error
 from generators.common.play import GreedyAgent, agent_rng
 from generators.mystery_of_the_temples import engine
 
@@ -127,9 +127,8 @@ def costs(deck: Any, players: int, seed: int, games: int | None = None, keep: in
     out = {}
     for key, turns in found.items():
         mean = sum(turns) / len(turns)
-        spread = math.sqrt(sum((x - mean) ** 2 for x in turns) / (len(turns) - 1)) if len(turns) > 1 else 0.0
         top = CAP if cap is None else cap
-        out[key] = Cost(round(mean, 4), round(spread / math.sqrt(len(turns)), 4),
+        out[key] = Cost(round(mean, 4), round(standard_error(turns), 4),
                         round(sum(1 for x in turns if x >= top) / len(turns), 4), len(turns))
     return out
 

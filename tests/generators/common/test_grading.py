@@ -77,3 +77,9 @@ def test_the_ks_distance() -> None:
 
     naive = max(abs(cdf(a, t) - cdf(b, t)) for t in a + b)
     assert grading.ks_distance(a, b) == pytest.approx(naive) and naive > 0
+
+
+def test_the_standard_error_is_the_spread_over_the_root_of_the_count() -> None:
+    assert grading.standard_error([2.0, 4.0, 6.0, 8.0]) == pytest.approx(math.sqrt(20 / 3 / 4))
+    assert grading.standard_error([5.0]) == 0.0 and grading.standard_error([]) == 0.0
+    assert grading.standard_error([3.0, 3.0, 3.0]) == 0.0
