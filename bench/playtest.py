@@ -15,7 +15,10 @@ Measures, on this machine (compilation done before any clock starts):
 4. Mystery of the Temples (the default deck, generated first), three players: greedy and
    search agents in every seat, games a second (the engine is Python; its look-ahead's count
    of missing crystals is compiled), the search agent's cost as a ratio to greedy's;
-5. memory: the process's peak resident size after a playtest of ``--games // 10`` games and
+5. Monolyth (the default deck, generated first), three players: greedy and search agents in
+   every seat, games a second (the engine is Python), the search agent's cost as a ratio to
+   greedy's;
+6. memory: the process's peak resident size after a playtest of ``--games // 10`` games and
    after one twice as long (rows are kept, states are not: it should stay flat).
 """
 
@@ -33,6 +36,8 @@ sys.path.insert(0, str(ROOT))
 from generators.common.deckfile import loads  # noqa: E402
 from generators.common.play import GreedyAgent, SearchAgent, play  # noqa: E402
 from generators.common.playtest import Request, play_all  # noqa: E402
+from generators.monolyth import engine as monolyth  # noqa: E402
+from generators.monolyth.deck import deck_from_json as monolyth_deck  # noqa: E402
 from generators.mystery_of_the_temples import engine as mystery  # noqa: E402
 from generators.mystery_of_the_temples.deck import deck_from_json  # noqa: E402
 from generators.puzzle_temple import engine as temple  # noqa: E402
@@ -89,6 +94,12 @@ def main() -> int:
     greedy = rate(20, lambda s: play(mystery, temples, 3, s, [GreedyAgent() for _ in range(3)]))
     search = rate(6, lambda s: play(mystery, temples, 3, s, [SearchAgent() for _ in range(3)]))
     print(f"Mystery of the Temples, 3 players: greedy {greedy:.2f} games/s, search {search:.2f} games/s "
+          f"(search x{greedy / search:.1f} the time of greedy)")
+
+    structures = monolyth_deck(loads(make_deck("monolyth", {}), "the default deck"), "the default deck")
+    greedy = rate(20, lambda s: play(monolyth, structures, 3, s, [GreedyAgent() for _ in range(3)]))
+    search = rate(6, lambda s: play(monolyth, structures, 3, s, [SearchAgent() for _ in range(3)]))
+    print(f"Monolyth, 3 players: greedy {greedy:.2f} games/s, search {search:.2f} games/s "
           f"(search x{greedy / search:.1f} the time of greedy)")
 
     memory = []
