@@ -609,17 +609,18 @@ def insights(summaries: Sequence[tuple[Any, ...]], players: int, ids: Sequence[A
         row: dict[str, Any] = {"id": card_id, "games": len(games)}
         if games:
             tokens = games[0][5][:players]
-            claims = []
+            claimed: dict[str, float] = {}
+            spans: dict[str, list[float]] = {}
             for token in tokens:
                 n = sum(1 for g in games if token in g[1])
                 lo, hi = wilson(n, len(games))
-                claims.append({"token": token, "claimed": round(n / len(games), 4), "ci95": [round(lo, 4),
-                                                                                            round(hi, 4)]})
+                claimed[str(token)], spans[str(token)] = round(n / len(games), 4), [round(lo, 4), round(hi, 4)]
             firsts = [min(r for r in g[2] if r) for g in games if any(g[2])]
-            row["tokens"] = claims
+            row["claimed"] = claimed  # by structure token, highest first
+            row["claimed_ci95"] = spans
             row["first_claim_round"] = round(sum(firsts) / len(firsts), 2) if firsts else None
             row["first_claim_error"] = round(standard_error(firsts), 2) if len(firsts) > 1 else None
-            rates.append((claims[0]["claimed"], card_id, len(games)))
+            rates.append((claimed[str(tokens[0])], card_id, len(games)))
             if firsts:
                 rounds.append((sum(firsts) / len(firsts), card_id))
         cards.append(row)

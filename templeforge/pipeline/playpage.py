@@ -132,6 +132,8 @@ def _cell(value: Any) -> str:
         return f"{value:.4g}"
     if isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, (int, float)) for v in value):
         return f"{value[0]:.3g}-{value[1]:.3g}"
+    if isinstance(value, Mapping):  # a small record: each key with its value
+        return ", ".join(f"{k}: {_cell(v)}" for k, v in value.items())
     return str(value)
 
 

@@ -178,8 +178,9 @@ def test_monolyth_plays_and_says_how_often_each_structure_token_is_claimed(tmp_p
     assert [c["id"] for c in cards] == [1, 2, 3] and sum(c["games"] for c in cards) == 6
     for card in cards:
         if card["games"]:
-            assert [t["token"] for t in card["tokens"]] == [10, 8, 6]  # the three highest, for three players
-            rates = [t["claimed"] for t in card["tokens"]]
+            assert list(card["claimed"]) == ["10", "8", "6"]  # the three highest, for three players
+            rates = list(card["claimed"].values())
+            assert all(lo <= card["claimed"][t] <= hi for t, (lo, hi) in card["claimed_ci95"].items())
             assert rates == sorted(rates, reverse=True)  # the highest is always claimed first
             assert card["first_claim_round"] >= 1
     rounds = [c["first_claim_round"] for c in cards if c["games"]]
@@ -188,3 +189,6 @@ def test_monolyth_plays_and_says_how_often_each_structure_token_is_claimed(tmp_p
     points = report["insights"]["points"]
     assert points["levels"] > 0 and points["structure"] > 0
     assert any("level tokens" in f for f in report["findings"])
+    page = (tmp_path / "p" / "playtest.html").read_text("utf-8")
+    assert "10: 1" in page or "10: 0." in page  # each token's claim rate as token: rate, not a record's repr
+    assert "{&#x27;" not in page and "{'" not in page
