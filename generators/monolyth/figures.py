@@ -40,6 +40,9 @@ def summary(deck: Deck, check: DeckCheck, spec: Any = None) -> list[Figure]:
         low, high = check.bounds
         out.append(Fact("cards by tier", ", ".join(f"{t.value} {counted[t]}" for t in Tier) +
                         f" (easy below {low:.2f} turns, hard from {high:.2f}; {check.scale})"))
+    if check.notes:
+        out.append(Fact("on our scale", "; ".join(check.notes[:3]) + (" ..." if len(check.notes) > 3 else "") +
+                        " (reported; --strict fails them)"))
     methods = Counter(k.method for k in check.cards if k.method is not None)
     out.append(Fact("difficulty", f"expected turns to build each card when each turn offers four random pieces: "
                                   f"{methods.get(EXACT, 0)} exact, {methods.get('simulated', 0)} simulated"))

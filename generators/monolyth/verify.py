@@ -23,10 +23,18 @@ from generators.common.pool import each
 from generators.common.words import plural
 from generators.monolyth.deck import EXACT, Card, CardId, Deck
 from generators.monolyth.structure import key
-from solver.heightmap import SINGLE, Kind, Step, replay
+from solver.heightmap import CONTAIN, SINGLE, Kind, Step, replay
 
 #: How far a recomputed difficulty may be from the stored one (its rounding).
 TOLERANCE = 0.0005 + 1e-9
+
+#: Our scale: the default deck's tier bounds (``generate monolyth``, seed 0) and its band,
+#: the least and most expected turns of its cards, for our pool at height 3 under
+#: ``contain`` with turning. A hand-written list of that pool, height and rule is placed on
+#: it (not on its own thirds, which would make a card's tier depend on its neighbours); a
+#: test holds both to what the generator makes.
+OURS_BOUNDS = (6.848, 7.897)
+OURS_BAND = (3.317, 12.374)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +64,7 @@ class DeckCheck:
     rule_problems: tuple[str, ...]
     bounds: tuple[float, float] | None
     scale: str
+    notes: tuple[str, ...] = ()  # reported, not failed (``--strict`` fails them)
 
     @property
     def problems(self) -> tuple[str, ...]:
@@ -182,20 +191,48 @@ def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck
                 tiers_name: str = "", strict: bool = False, workers: int = 1) -> DeckCheck:
     """Check every card and every rule (see the module docstring). ``tiers_from``: another
     deck whose tier bounds place the cards (default: this deck's own, else its thirds).
-    ``time_limit`` and ``strict`` are accepted for the command's sake: every search here has
-    a node budget, and a structure list carries no designer pricing."""
-    del time_limit, strict
+    A hand-written list of our pool, height and rule is placed on our scale (``OURS_BOUNDS``)
+    and a card outside ``OURS_BAND`` is noted (``strict``: failed). ``time_limit`` is
+    accepted for the command's sake: every search here has a node budget."""
+    del time_limit
     bounds = bounds_of(tiers_from) if tiers_from is not None else None
     scale = f"the tier bounds of {tiers_name or 'the other deck'}"
     if bounds is None:
         bounds, scale = bounds_of(deck), "the deck's own tier_bounds"
+    ours = bounds is None and on_our_scale(deck)
+    if ours:
+        bounds, scale = OURS_BOUNDS, "our scale: the default deck's tier bounds"
     checks = each(check_card, deck, deck.cards, workers, bounds)
     if bounds is None:
         values = [k.difficulty for k in checks if k.difficulty is not None]
         cut = grading.quantile_bounds(values)
         bounds, scale = (cut[0], cut[1]), "the thirds of these structures"
         checks = [_tiered(k, bounds) for k in checks]
-    return DeckCheck(tuple(checks), tuple(rule_problems(deck) + prophecy_problems(deck)), bounds, scale)
+    notes = tuple(outside_band(checks)) if ours else ()
+    problems = rule_problems(deck) + prophecy_problems(deck) + (list(notes) if strict else [])
+    return DeckCheck(tuple(checks), tuple(problems), bounds, scale, () if strict else notes)
+
+
+def on_our_scale(deck: Deck) -> bool:
+    """Whether ``deck`` is a hand-written list our scale measures: our pool, height 3,
+    ``contain``, turning allowed, no tier bounds of its own."""
+    from generators.monolyth.pool import DEFAULT
+
+    return (deck.seed is None and bounds_of(deck) is None and deck.pool == DEFAULT and deck.height == 3 and
+            deck.rule == CONTAIN and deck.turn)
+
+
+def outside_band(checks: Sequence[CardCheck]) -> list[str]:
+    """A note for each card whose expected turns fall outside our band (the default deck's
+    least to most)."""
+    low, high = OURS_BAND
+    out = []
+    for k in checks:
+        if k.difficulty is not None and not low <= k.difficulty <= high:
+            side = "easier than" if k.difficulty < low else "harder than"
+            out.append(f"card {k.card}: {k.difficulty:.2f} turns, {side} every card of the default deck "
+                       f"({low:.2f}-{high:.2f} turns)")
+    return out
 
 
 def _tiered(k: CardCheck, bounds: tuple[float, float]) -> CardCheck:

@@ -43,8 +43,9 @@ class VerifyCommand(click.Command):
 @click.option("--workers", type=click.IntRange(1, 64), help="Processes to check the cards in, at most the "
               "machine's cores (the check does not depend on it) [default: up to 2].")
 @click.option("--strict", is_flag=True, help="A hand-written deck's own points that run against difficulty (a "
-              "card worth less but harder than one worth more) fail the deck; without it they are reported "
-              "beside the tool's scale. A generated deck's always fail.")
+              "card worth less but harder than one worth more), or a structure outside the band of our default "
+              "deck, fail the deck; without it they are reported beside the tool's scale. A generated deck's "
+              "always fail.")
 @cluster_option
 def verify(deck_file: str, time_limit: float | None, show_all: bool, tiers_from: str | None, seal_it: bool,
            strict: bool, workers: int | None, cluster: str | None) -> None:

@@ -10,14 +10,15 @@ from pathlib import Path
 import pytest
 
 from generators.common.errors import RequestError
-from generators.common.grading import TARGETS
+from generators.common.figures import Fact
+from generators.common.grading import TARGETS, Tier
 from generators.monolyth import generate as gen
 from generators.monolyth.deck import Card, Deck, deck_from_json
 from generators.monolyth.figures import cards, summary
 from generators.monolyth.pool import DEFAULT, pool_from
 from generators.monolyth.spec import Spec
 from generators.monolyth.structure import canonical, rows_of, symmetries, target_from
-from generators.monolyth.verify import verify_deck
+from generators.monolyth.verify import OURS_BAND, OURS_BOUNDS, verify_deck
 from solver.heightmap import CONTAIN, EQUAL, Board, Step, Target
 
 BOARD = Board(4, 4, 3)
@@ -139,6 +140,38 @@ def test_a_hand_written_list_gets_builds_or_is_told_why_not(tmp_path: Path) -> N
                                                                                           "...."]}]}, "odd.json")
     check = verify_deck(odd)
     assert not check.ok and "no ordered build" in check.problems[0]
+
+
+def test_a_hand_written_list_is_placed_on_our_scale_not_on_its_own_thirds() -> None:
+    level = {"id": "level", "target": ["1111", "1111", "1111", "1111"]}
+    wall = {"id": "wall", "target": ["3333", "1111", "1111", "1111"]}
+    tall = {"id": "tall", "target": ["3333", "3333", "3333", "3333"]}
+    tiny = {"id": "tiny", "target": ["11..", "....", "....", "...."]}
+    tiers = {}
+    for listed in ([level, wall], [wall, tall], [level, wall, tall]):
+        hand = deck_from_json({"format": "templeforge.deck/1", "game": "monolyth", "cards": listed}, "hand.json")
+        check = verify_deck(hand)
+        assert check.bounds == OURS_BOUNDS and check.scale.startswith("our scale")
+        for k in check.cards:
+            assert tiers.setdefault(k.card, k.tier) == k.tier  # the same tier whatever its neighbours
+    assert tiers["level"] is Tier.EASY and tiers["wall"] is Tier.MEDIUM and tiers["tall"] is Tier.HARD
+    hand = deck_from_json({"format": "templeforge.deck/1", "game": "monolyth", "cards": [tiny, wall]}, "hand.json")
+    check = verify_deck(hand)
+    assert check.ok and len(check.notes) == 1 and "card tiny" in check.notes[0] and "easier than" in check.notes[0]
+    assert any(f.label == "on our scale" for f in summary(hand, check) if isinstance(f, Fact))
+    strict = verify_deck(hand, strict=True)
+    assert not strict.ok and any("card tiny" in p for p in strict.problems)
+    other = deck_from_json({"format": "templeforge.deck/1", "game": "monolyth", "rule": "equal",
+                            "cards": [level, wall]}, "hand.json")
+    assert verify_deck(other).scale == "the thirds of these structures"  # another rule: no scale of ours
+
+
+@pytest.mark.slow
+def test_our_scale_is_the_default_decks() -> None:
+    made = gen.generate(Spec(workers=2))
+    values = [c.difficulty for c in made.cards if c.difficulty is not None]
+    assert tuple(made.parameters["tier_bounds"]) == OURS_BOUNDS
+    assert (min(values), max(values)) == OURS_BAND
 
 
 def test_equal_and_free_columns() -> None:
