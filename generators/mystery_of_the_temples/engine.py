@@ -1030,8 +1030,10 @@ def insights(summaries: Sequence[tuple[Any, ...]], players: int, ids: Sequence[A
     rho = spearman([p for p, _ in priced], [r for _, r in priced]) if len(priced) > 2 else None
     if rho is not None:
         said["points_against_round"] = round(rho, 4)
-        found.append(f"Points against the round a curse is broken in (its cost in play): Spearman {rho:+.2f} over "
-                     f"{len(priced)} curses; dearer curses should be worth more (positive).")
+        found.append(f"Points against the round a curse is broken in: Spearman {rho:+.2f} over {len(priced)} curses. "
+                     f"The agents see the points, so this is how a table plays them (negative: the dearest are "
+                     f"broken first), not what a curse costs; its cost in play is its chase (`generate "
+                     f"--price play`, the turns in play verify lists).")
     return said, found
 
 
