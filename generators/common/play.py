@@ -18,12 +18,31 @@ for draw (an engine's ``fast`` games are the same games).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
+from typing import Any, Protocol, TypeVar
 
 from generators.common.errors import RequestError
 from generators.common.rng import Rng, derive
+
+S = TypeVar("S")
+
+
+def replacer(cls: type[S]) -> Callable[..., S]:
+    """``dataclasses.replace`` for an engine's frozen state class without its checks: a
+    state's changes are the engine's own (four times quicker, and a playtest makes tens of
+    millions of states). ``replacer(State)(state, field=value, ...)``."""
+    names = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
+    put = object.__setattr__
+
+    def with_(state: S, **changes: Any) -> S:
+        new = object.__new__(cls)
+        for name in names:
+            put(new, name, changes[name] if name in changes else getattr(state, name))
+        return new
+
+    return with_
+
 
 #: Turns after which a game that has not ended is stopped (and reported as such).
 MAX_TURNS = 1000

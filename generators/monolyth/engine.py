@@ -50,12 +50,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from generators.common.errors import RequestError
 from generators.common.memo import last_seen
-from generators.common.play import no_printed_points, no_scale, not_compiled
+from generators.common.play import no_printed_points, no_scale, not_compiled, replacer
 from generators.monolyth.pool import SIDE
 from generators.monolyth.structure import _points as symmetry_maps
 from solver.heightmap import CONTAIN, Board, Kind, Placement, placements
@@ -214,15 +214,7 @@ class State:
     single_cubes: tuple[int, ...] = ()  #: per colour, the singles placed
 
 
-_FIELDS = tuple(f.name for f in fields(State))
-_SET = object.__setattr__
-
-
-def _with(state: State, **changes: Any) -> State:
-    new = object.__new__(State)
-    for name in _FIELDS:
-        _SET(new, name, changes[name] if name in changes else getattr(state, name))
-    return new
+_with = replacer(State)
 
 
 def _put(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
