@@ -94,10 +94,16 @@ def _num(value: float) -> str:
 # -- plots -------------------------------------------------------------------------------------
 
 
+#: The most labels a bar chart writes under its bars (more would run into each other).
+LABELS = 16
+
+
 def bars_svg(labels: Sequence[str], values: Sequence[float], title: str, width: int = 480, height: int = 220,
              colour: str = "#0b5cad") -> str:
-    """A bar chart as SVG: one bar per label, the value above it."""
+    """A bar chart as SVG: one bar per label (each label under its bar, or every k-th when
+    more than ``LABELS`` would crowd; every bar names itself on hover)."""
     left, bottom, top = 34, 34, 16
+    every = max(1, math.ceil(len(labels) / LABELS))
     plot_w, plot_h = width - left - 8, height - bottom - top
     most = max(values, default=0) or 1
     if all(float(v).is_integer() for v in values):  # counts: whole-number ticks
@@ -115,8 +121,9 @@ def bars_svg(labels: Sequence[str], values: Sequence[float], title: str, width: 
         x = left + i * step + step * 0.12
         out.append(f'<rect x="{_num(x)}" y="{_num(top + plot_h - h)}" width="{_num(step * 0.76)}" '
                    f'height="{_num(h)}" fill="{colour}"><title>{esc(label)}: {value:g}</title></rect>')
-        out.append(f'<text x="{_num(x + step * 0.38)}" y="{height - bottom + 14}" text-anchor="middle">'
-                   f'{esc(label)}</text>')
+        if i % every == 0:
+            out.append(f'<text x="{_num(x + step * 0.38)}" y="{height - bottom + 14}" text-anchor="middle">'
+                       f'{esc(label)}</text>')
     out.append("</svg>")
     return "".join(out)
 

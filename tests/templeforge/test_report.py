@@ -38,3 +38,13 @@ def test_the_paper_guidance_follows_the_layout_and_the_backs() -> None:
     tight = paper_html({"paper": a4, "duplex": "long", "bleed": 3.0, "layout": "tight"}, ["cards.pdf"])
     assert "share their cuts" in tight and "inner lines of one direction first" in tight
     assert "3 mm past the outer cuts" in tight and "3 mm past each cut" not in tight
+
+
+def test_a_bar_chart_of_many_bars_labels_every_kth_so_labels_do_not_run_together() -> None:
+    labels = [str(n) for n in range(60)]
+    svg = report.bars_svg(labels, [float(n % 7) for n in range(60)], "scores")
+    assert svg.count("<rect") == 60 and svg.count("<title>") == 60  # every bar, named on hover
+    under = [t for t in svg.split("<text")[1:] if 'text-anchor="middle"' in t]
+    assert len(under) <= report.LABELS and ">0</text>" in under[0] and ">4</text>" in under[1]
+    few = report.bars_svg(["a", "b", "c"], [1.0, 2.0, 3.0], "few")
+    assert len([t for t in few.split("<text")[1:] if 'text-anchor="middle"' in t]) == 3
