@@ -54,7 +54,7 @@ register(Game(
     mine="generators.monolyth.mine", engine="generators.monolyth.engine"))
 register(Game(
     "mystery-of-the-temples", "Mystery of the Temples",
-    "Temple cards: curse tracks whose layers are proved payable on every crystal grid, priced by difficulty.",
+    "Temple cards: curse tracks whose layers are proved payable on every crystal grid, priced by their cost in play.",
     rules="generators.mystery_of_the_temples.rules", paper="print.mystery_of_the_temples",
     plastic="cad.mystery_of_the_temples", mine="generators.mystery_of_the_temples.mine",
     engine="generators.mystery_of_the_temples.engine"))

@@ -2,7 +2,8 @@
 
 The deck is the five temples (one per colour), each a card with a side for 2-3 players and
 one for 4: a track of crystals and its layers with points, every layer proved payable on
-every grid side and priced by its difficulty there. With ``--grids-only`` the temples are
+every grid side and priced by what it costs in play (``--price play``, the default) or by
+its difficulty on every grid side (``--price exact``). With ``--grids-only`` the temples are
 given (ours or the box file's) and the generator designs the grid sides instead.
 """
 
@@ -22,8 +23,9 @@ GAME = "mystery-of-the-temples"
 HELP = ("Each card is a temple of one colour, a side for 2-3 players and one for 4: a track of crystals and its "
         "layers. A layer is broken by paying, along the lines of your crystal grid, a run of crystals from either "
         "end of the track up to it. Every layer is proved payable on every grid side (the deck stores a path for "
-        "each), priced by its expected actions from a full grid mid-game (seeded simulation), and worth points "
-        "that rise with that difficulty; the grid sides must be about as hard as each other.")
+        "each) and priced by what it costs in play: the turns a player who goes for it needs to break it, from "
+        "states seeded games reach (--price exact: by its expected actions from a full grid mid-game); its points "
+        "rise with that cost, and the grid sides must be about as hard as each other.")
 
 DECK_NAME = "deck.json"
 DEFAULT_OUT = f"output/{GAME}/{DECK_NAME}"
