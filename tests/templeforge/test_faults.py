@@ -33,7 +33,7 @@ PROFILE = '[generate]\ncards = 4\nseed = {seed}\n[cad]\nprofile = "both"\n'
 
 #: How many moments each signal is sent at (drawn from SEED, to the group or the main process
 #: alone): SIGKILL's are followed by a build that must repair what the kill left.
-DRAWS = {signal.SIGKILL: 5, signal.SIGINT: 3, signal.SIGTERM: 3}
+DRAWS = {signal.SIGKILL: 4, signal.SIGINT: 2, signal.SIGTERM: 2}
 SEED = 29
 
 
