@@ -2,9 +2,12 @@
 and the tokens.
 
 The published inventory (80 plastic pieces with the singles), the structure drawings and the
-token values are not public. ``DEFAULT`` is ours: in each of five colours two dominoes, a
-straight and two bent triominoes, and one each of the five flat tetrominoes (I, O, T, S, L):
-50 pieces in the bag, and six singles of each colour (80 pieces in all); five boards, each
+token values are not public. ``DEFAULT`` is ours: in each of five colours two dominoes, two
+straight and two bent triominoes, two each of the O and T tetrominoes and one each of the I,
+S and L: 65 pieces in the bag (220 cubes), and three singles of each colour (80 pieces in
+all, 235 cubes: four 4x4x3 monoliths take 192, and pieces are swapped for singles and the
+ring's last pieces are left; with 50 pieces and 30 singles, 195 cubes, nearly every
+4-player game ran out before anyone finished); five boards, each
 with its four edges in a different four of the colours (each board leaves one out); 14
 level tokens and 4 structure tokens with values of ours. A designer's own comes from TOML
 (``read_pool``; see the README), with prophecy token values of their own if they like (else
@@ -93,11 +96,11 @@ class Pool:
 
 
 def _default() -> Pool:
-    counts = (("I2", 2), ("I3", 1), ("L3", 2), ("I4", 1), ("O4", 1), ("T4", 1), ("S4", 1), ("L4", 1))
+    counts = (("I2", 2), ("I3", 2), ("L3", 2), ("I4", 1), ("O4", 2), ("T4", 2), ("S4", 1), ("L4", 1))
     names = tuple(name for name, _ in COLOURS)
     pieces = tuple(Kind(name, named_piece(name).shape.lifted(), colour, n) for colour in names for name, n in counts)
     boards = tuple(tuple(c for c in names if c != left) for left in names)
-    return Pool("ours", pieces, tuple((c, 6) for c in names), COLOURS, boards,  # type: ignore[arg-type]
+    return Pool("ours", pieces, tuple((c, 3) for c in names), COLOURS, boards,  # type: ignore[arg-type]
                 (8, 7, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1), (10, 8, 6, 4))
 
 

@@ -35,7 +35,9 @@ def deck_check(deck: Deck):  # type: ignore[no-untyped-def]
 
 
 def test_our_pool_is_eighty_pieces_in_five_colours() -> None:
-    assert sum(k.count or 0 for k in DEFAULT.pieces) == 50 and sum(n for _, n in DEFAULT.singles) == 30
+    assert sum(k.count or 0 for k in DEFAULT.pieces) == 65 and sum(n for _, n in DEFAULT.singles) == 15
+    # enough for four 4x4x3 monoliths (192 cubes) with pieces swapped for singles and the ring's last left
+    assert DEFAULT.cubes == 235
     assert {k.colour for k in DEFAULT.pieces} == set(DEFAULT.colour_names) and len(DEFAULT.colour_names) == 5
     assert len(DEFAULT.boards) == 5 and len({frozenset(b) for b in DEFAULT.boards}) == 5
     assert all(len(set(b)) == 4 for b in DEFAULT.boards)

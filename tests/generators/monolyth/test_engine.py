@@ -34,7 +34,7 @@ def test_the_set_up_follows_the_rules() -> None:
         s = engine.start(DECK, players, 5)
         height = 4 if players <= 2 else 3
         assert s.table.height == height and len(s.ring) == engine.RING and E not in s.ring
-        assert s.crystal == E and len(s.bag) == 50 - engine.RING
+        assert s.crystal == E and len(s.bag) == sum(k.count or 0 for k in DECK.pool.pieces) - engine.RING == 65 - 12
         assert s.structures == (10, 8, 6, 4)[:players]
         assert s.levels == tuple(sorted(DECK.pool.level_tokens, reverse=True))[:players * height]
         assert len(s.prophecies) == 2 * players and len(set(s.boards)) == players
