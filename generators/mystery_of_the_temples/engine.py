@@ -724,11 +724,14 @@ def value(state: State, seat: int, flat: bool = False) -> float:
     nine tenths of the best curse it can break where it stands, and a tenth of a point a
     crystal held; crystals it still owes (a price being paid) counted as gone, and ``OWED``
     each besides, since the payer has not yet chosen which (without it a step bought looks
-    free, and a look-ahead buys steps it has no use for); ``flat``: every layer worth five
-    points, and a seat's points counted as five a marker."""
+    free, and a look-ahead buys steps it has no use for); and the objectives as they stand
+    (the temple objectives' 4 and 2 for the markers placed so far, the rune objective for the
+    rune kinds held: scored at the end, but a player plays for them all game); ``flat``:
+    every layer worth five points, and a seat's points counted as five a marker."""
     owed = state.owed if state.seat == seat and state.phase == "pay" else 0
     held = _crystals(state.grids[seat]) + len(state.pending) + state.spares[seat] - owed
     base = (5 * state.markers[seat] if flat else state.points[seat]) - OWED * owed
+    base += _objectives(state)[seat] + parts.RUNE_POINTS[_rune_kinds(state, seat)]
     gained, temple = standing(state, seat)
     pending = (state.pending if state.seat == seat else ()) + gained
     near = 0.0

@@ -458,3 +458,20 @@ def test_the_look_ahead_sees_what_a_conversion_an_enhancement_or_a_purchase_give
             used.add(move[0])
             state = engine.apply(state, move)
     assert {"enhance", "convert"} & used
+
+
+def test_the_agents_count_the_objectives_as_they_stand() -> None:
+    """A marker that takes the lead on an objective's temple, and a rune of a new kind, are
+    worth their end-of-game points to the agents while the game is played (without them the
+    agents played for the points on the tracks alone, and the sides that lean on runes looked
+    weaker than they are)."""
+    s = begun(3, sides=["1A", "2B", "4A"])
+    temple = s.table.objectives[0] - 1
+    lead = replace(s, broken=s.broken[:temple] + ((0,) + s.broken[temple][1:],) + s.broken[temple + 1:])
+    first, _ = parts.OBJECTIVE_POINTS
+    assert engine.value(lead, 0) - engine.value(s, 0) == pytest.approx(first)
+    kinds = {}
+    for rune in s.table.parts.runes:
+        kinds.setdefault(rune.symbol, rune.id)
+    two = replace(s, runes=(tuple(list(kinds.values())[:2]),) + s.runes[1:])
+    assert engine.value(two, 0) - engine.value(s, 0) == pytest.approx(parts.RUNE_POINTS[2])
