@@ -4,14 +4,14 @@ CadQuery's geometry kernel (and other native code) holds the interpreter's lock 
 length of a call: a signal's handler waits until the call returns, seconds on a large plate,
 and interrupting the kernel mid-call breaks it. Run apart, the work is a spawned child
 process; the command's own process only waits, passing on the child's progress, so it hears
-a signal at once. It then kills the child outright (nothing the child made is kept: its
+a signal at once. It then ends the child at once (nothing the child made is kept: its
 result reaches the parent only whole, once the work is done) and stops as Ctrl-C always
 does.
 
 The child ignores Ctrl-C (a terminal's Ctrl-C reaches the whole process group: the parent
-decides), ends at once on SIGTERM (a group's SIGTERM ends it with the parent), and ends
-itself within half a second of its parent's death, however the parent died: no child
-outlives the command.
+decides), ends at once on SIGTERM (a group's SIGTERM ends it with the parent, and the
+parent ends it so, with SIGKILL only if it does not end), and ends itself within half a
+second of its parent's death, however the parent died: no child outlives the command.
 """
 
 from __future__ import annotations
@@ -41,6 +41,10 @@ def quiet_tracker() -> None:
     call before this process starts its first child."""
     if QUIET_TRACKER not in sys.warnoptions:
         sys.warnoptions.append(QUIET_TRACKER)
+
+
+#: Seconds ``Apart.kill`` waits for a child holding SIGTERM back before it kills it outright.
+KILL_AFTER = 5.0
 
 
 class WorkDied(RuntimeError):
@@ -84,7 +88,8 @@ def watch_parent(parent: int | None = None) -> None:
             time.sleep(0.5)
         os._exit(1)
 
-    threading.Thread(target=watch, name="parent watch", daemon=True).start()
+    with held():  # the watch never takes a signal: one sent to the process waits for its main thread
+        threading.Thread(target=watch, name="parent watch", daemon=True).start()
 
 
 def child_signals() -> None:
@@ -175,9 +180,16 @@ class Apart(Generic[T]):
         return value
 
     def kill(self) -> None:
-        """End the child now (if it still runs), its work abandoned."""
+        """End the child now (if it still runs), its work abandoned: SIGTERM, which ends it
+        at once, except while it holds signals back to start processes of its own (a child
+        killed outright while it wrote a starting worker's first message left that worker
+        to print a traceback after the command's last line); SIGKILL if it has not ended
+        ``KILL_AFTER`` seconds later."""
         if self._process.is_alive():
-            self._process.kill()
+            self._process.terminate()
+            self._process.join(KILL_AFTER)
+            if self._process.is_alive():
+                self._process.kill()
         self._process.join()
         self._conn.close()
 

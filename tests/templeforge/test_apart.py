@@ -154,3 +154,30 @@ def test_a_child_whose_parent_died_while_it_started_ends_at_once() -> None:
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60).stdout == "watching\n"
 
+
+
+def holds(marker: str, progress: Any) -> None:
+    """Starts something of its own with signals held back, as the 3D stage starts its pool."""
+    from generators.common.signals import held
+
+    with held():
+        progress("holding")
+        time.sleep(0.5)
+        with open(marker, "w") as f:
+            f.write("started")
+    while True:
+        time.sleep(1)
+
+
+def test_the_command_ends_the_child_once_it_has_started_what_it_was_starting(tmp_path) -> None:
+    """A child killed outright while it wrote a starting worker's first message left that
+    worker to print ``EOFError: Ran out of input`` after the command's last line: the
+    command's end waits for a start the child holds signals back for (and no thread of the
+    child takes the signal in its place)."""
+    marker = tmp_path / "started"
+    heard: list[Any] = []
+    with Apart(holds, str(marker), progress=heard.append) as running:
+        while not heard:
+            running.pump(0.1)
+        running.kill()
+    assert marker.read_text() == "started"
