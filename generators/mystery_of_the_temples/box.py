@@ -142,38 +142,47 @@ def _ours() -> tuple[Side, ...]:
     rows = [(at(x, y), at(x + 1, y)) for y in range(3) for x in range(3)]
     columns = [(at(x, y), at(x, y + 1)) for y in range(2) for x in range(4)]
     stairs = [(at(x, y), at(x + 1, y + 1)) for y in range(2) for x in range(3)]
-    woven = [(at(x, y), at(x + 1, y + 1)) if (x + y) % 2 == 0 else (at(x + 1, y), at(x, y + 1))
-             for y in range(2) for x in range(3)]
-    sides = [(at(0, 0), at(0, 1)), (at(0, 1), at(0, 2)), (at(3, 0), at(3, 1)), (at(3, 1), at(3, 2))]
     chain = [(at(x, 0), at(x + 1, 0)) for x in range(3)] + [(at(3, 0), at(3, 1))] + \
         [(at(x, 1), at(x + 1, 1)) for x in range(3)] + [(at(0, 1), at(0, 2))] + \
         [(at(x, 2), at(x + 1, 2)) for x in range(3)]  # one path through all twelve, turning at the ends
-    hive = [(0.5, 0.0), (1.5, 0.0), (2.5, 0.0), (0.0, 1.0), (1.0, 1.0), (2.0, 1.0), (3.0, 1.0), (0.5, 2.0),
-            (1.5, 2.0), (2.5, 2.0), (1.0, 3.0), (2.0, 3.0)]
-    hive_lines = [(0, 1), (1, 2), (3, 4), (4, 5), (5, 6), (7, 8), (8, 9), (10, 11), (0, 3), (0, 4), (1, 4), (1, 5),
-                  (2, 5), (2, 6), (3, 7), (4, 7), (4, 8), (5, 8), (5, 9), (6, 9), (7, 10), (8, 10), (8, 11), (9, 11)]
-    wheel = [(1.0, 1.3), (2.0, 1.3)] + [(1.5 + 1.8 * math.cos(2 * math.pi * k / 10),
-                                          1.3 + 1.3 * math.sin(2 * math.pi * k / 10)) for k in range(10)]
-    wheel_lines = [(0, 1)] + [(2 + k, 2 + (k + 1) % 10) for k in range(10)]
-    wheel_lines += [(0 if wheel[2 + k][0] < 1.5 else 1, 2 + k) for k in range(0, 10, 2)]
+    # two rings: a hexagon of six slots round a smaller one turned half a step, every slot
+    # joined to its ring neighbours and the two nearest of the other ring, and three lines
+    # across the inner ring, drawn differently on each side (27 lines, the most twelve slots
+    # so placed take without a crossing)
+    rings = [(2.0 + 2.0 * math.cos(math.pi * k / 3), 2.0 + 2.0 * math.sin(math.pi * k / 3)) for k in range(6)]
+    rings += [(2.0 + math.cos(math.pi * k / 3 + math.pi / 6), 2.0 + math.sin(math.pi * k / 3 + math.pi / 6))
+              for k in range(6)]
+    ring_lines = [(k, (k + 1) % 6) for k in range(6)] + [(6 + k, 6 + (k + 1) % 6) for k in range(6)]
+    ring_lines += [(k, 6 + k) for k in range(6)] + [((k + 1) % 6, 6 + k) for k in range(6)]
+
+    def across(*inner: tuple[int, int]) -> list[tuple[int, int]]:  # each side its own: the inner ring's three
+        return ring_lines + [(6 + a, 6 + b) for a, b in inner]
+
+    column_chain = [(at(x, y), at(x, y + 1)) for x in range(4) for y in range(2)]
+    column_chain += [(at(x, 0 if x % 2 else 2), at(x + 1, 0 if x % 2 else 2)) for x in range(3)]
     twin = [(1.0 + math.cos(math.pi * k / 3), 1.0 + math.sin(math.pi * k / 3)) for k in range(6)]
     twin += [(3.9 + math.cos(math.pi * k / 3 + math.pi), 1.0 + math.sin(math.pi * k / 3 + math.pi)) for k in range(6)]
     twin_lines = [(k, (k + 1) % 6) for k in range(6)] + [(6 + k, 6 + (k + 1) % 6) for k in range(6)]
     twin_lines += [(0, 6), (1, 11), (5, 7)]
     from generators.mystery_of_the_temples.components import OURS, bonus_text
 
+    # The lines are ours to design, and they balance the seats in play (see the README's
+    # playtests): the strongest abilities (1B's two actions at a temple, 2A's three
+    # colourless that become any colour) get a chain, one path through all twelve slots (by
+    # rows, by columns); the
+    # other sides of boards 1-3 two rings, the most lines.
     grids = [  # the published abilities, in our words (letters, digits, stops and hyphens: the 3D label font's)
-        (1, "A", "stairs", lattice, rows + columns + stairs,
+        (1, "A", "rings", rings, across((0, 2), (2, 4), (4, 0)),
          "Gain one more colourless whenever you gain colourless. Any colour costs 3 crystals."),
-        (1, "B", "chain", lattice, chain,  # the strongest ability, the fewest paths (see the README's playtests)
+        (1, "B", "chain", lattice, chain,
          "At a temple you may collect and break a curse in either order."),
-        (2, "A", "weave", lattice, rows + columns + woven,
+        (2, "A", "chain", lattice, column_chain,
          "Start with 3 colourless beside the grid. In your turn put one on it as any colour."),
-        (2, "B", "hive", hive, hive_lines,
+        (2, "B", "rings", rings, across((1, 3), (3, 5), (5, 1)),
          "After a break pay 2 to score the next layer up instead or 3 for two layers up."),
-        (3, "A", "ladder", lattice, rows + sides + woven,
+        (3, "A", "rings", rings, across((0, 2), (0, 3), (0, 4)),
          "Start with a turned-up rune used all game. It does not count for the rune objective."),
-        (3, "B", "wheel", wheel, wheel_lines, "When you move you may go to any free card instead."),
+        (3, "B", "rings", rings, across((1, 3), (1, 4), (1, 5)), "When you move you may go to any free card instead."),
         (4, "A", "twin rings", twin, twin_lines,
          "Each marker gives a bonus. " + bonus_text(OURS.bonuses, sep=". ") + "."),
         (4, "B", "open lattice", lattice, rows + columns[:6] + stairs[:3],

@@ -5,8 +5,9 @@ Set-up: the five temples (each on its side for the player count) in a circle in 
 drawn from the seed, a wilderness card after each in number order from a drawn start (2-3
 players leave out 4 and 7); four rune cards face down beside each temple, the top one turned
 up; 2 (2-3 players) or 3 (4 players) temple objectives drawn, and the rune objective; each
-seat a grid board (as many boards drawn as there are players, the lowest board's seat first),
-its side drawn; two colourless crystals on it, five markers. In the first round a seat puts its meeple on any free card.
+seat a grid board in seat order (grid 1 starts: the rules' first way; 2-3 players leave
+the highest out), its side drawn; two colourless crystals on it, five markers. In the first
+round a seat puts its meeple on any free card.
 
 A turn is several moves of one seat, each a small tuple:
 
@@ -169,10 +170,9 @@ def _table_of(deck: Any, players: int, rng: random.Random) -> Table:
     objectives = list(components.objectives)
     rng.shuffle(objectives)
     boards = sorted({s.board for s in box.grids})
-    boards = sorted(rng.sample(boards, players)) if len(boards) >= players else [boards[s % len(boards)]
-                                                                                   for s in range(players)]
+    boards = [boards[s % len(boards)] for s in range(players)]  # in seat order: grid 1 starts
     sides = []
-    for board in boards:  # the lowest board starts
+    for board in boards:  # each player's own choice of side, drawn
         choices = [i for i, s in enumerate(box.grids) if s.board == board]
         sides.append(choices[rng.randrange(len(choices))])
     return Table(box, components, tuple(circle), tuple(temples), tuple(ids),

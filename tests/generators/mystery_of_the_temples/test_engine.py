@@ -51,6 +51,12 @@ def test_the_set_up_follows_the_rules() -> None:
             assert sorted(s.grids[seat])[-2:] == [0, 0] and sum(c != E for c in s.grids[seat]) == 2
         assert engine.check(s) == []
         assert all(m[0] == "go" for m in engine.moves(s))  # the first round: any free card
+    for seed in range(12):  # grids in seat order, grid 1 starting; each player's side their own
+        for players in (2, 3, 4):
+            boards = [DEFAULT.grids[g].board for g in engine.start(DECK, players, seed).table.sides]
+            assert boards == list(range(1, players + 1))
+    drawn = {DEFAULT.grids[engine.start(DECK, 2, seed).table.sides[0]].side for seed in range(12)}
+    assert drawn == {"A", "B"}
     with pytest.raises(RequestError, match="2 to 4 players"):
         engine.start(DECK, 5, 1)
     with pytest.raises(RequestError, match="no red temple for 4 players"):
