@@ -169,8 +169,7 @@ def _ours() -> tuple[Side, ...]:
     # The lines are ours to design, and they balance the seats in play (see the README's
     # playtests): the strongest abilities (1B's two actions at a temple, 2A's three
     # colourless that become any colour) get a chain, one path through all twelve slots (by
-    # rows, by columns); the
-    # other sides of boards 1-3 two rings, the most lines.
+    # rows, by columns); the other sides of boards 1-3 two rings, the most lines.
     grids = [  # the published abilities, in our words (letters, digits, stops and hyphens: the 3D label font's)
         (1, "A", "rings", rings, across((0, 2), (2, 4), (4, 0)),
          "Gain one more colourless whenever you gain colourless. Any colour costs 3 crystals."),
