@@ -1,12 +1,14 @@
 """Monolyth on paper: structure cards, their backs, and the level and structure tokens.
 
-A structure card shows its id and tier, the structure drawn in isometric view (the board's
+A structure card shows its id, the structure drawn in isometric view (the board's
 4x4 plate, each column's cubes, north at the back), the same as a height map with a number
 per column (a blank column is free: any height), a card's colours (cubes in their colour
 with the colour's letter, the height map's columns banded level by level, and the colours in
 words under the header), and the match rule in words (``contain``:
 at least these heights; ``equal``: exactly these where a number is given; whether the card
-may be turned). The card is laid out as data first (``layout``), then drawn.
+may be turned). It prints nothing a player cannot use: one structure card is played a game,
+so its tier and its expected turns (a designer's figures, in ``verify`` and the report) stay
+off the card. The card is laid out as data first (``layout``), then drawn.
 
 ``cards.pdf`` holds the structure cards; ``tokens.pdf`` the level, structure and prophecy
 tokens as round paper tokens (their values from the pool and the deck), each printed on one
@@ -41,8 +43,8 @@ FILES = (("cards.pdf", "the structure cards to print and cut"),
 AUTO = CardSize("poker", *CARDS["poker"])
 TOKEN = CardSize("token 24", 24.0, 24.0)
 
-HEAD = 9.0     #: the header: title, id, tier
-FOOT = 13.0    #: the footer: the rule in words and the difficulty
+HEAD = 9.0     #: the header: title and id
+FOOT = 13.0    #: the footer: the rule in words
 MIN_CUBE = 3.0  #: the least cube edge in the isometric view that reads
 MIN_LETTER_CUBE = 3.4  #: the least cube edge that holds a colour letter
 
@@ -55,7 +57,6 @@ EAST = "#5C6B7A"
 EDGE = "#2E3A46"
 BACK = "#2E3A46"
 BACK_INK = "#DCE3EA"
-TIERS = {"easy": "#009E73", "medium": "#E69F00", "hard": "#D55E00"}
 
 COLOUR_LINES = 2  #: lines of colour words a coloured card holds
 LINE = 2.9        #: a line of small text, in mm
@@ -180,7 +181,7 @@ def rule_words(deck: Deck) -> str:
     return what + (" The card may be turned or mirrored." if deck.turn else " Do not turn the card.")
 
 
-def draw_front(pen: Pen, slot: Slot, deck: Deck, card: Card, lay: CardLayout, tier: str | None) -> None:
+def draw_front(pen: Pen, slot: Slot, deck: Deck, card: Card, lay: CardLayout) -> None:
     t = slot.trim
     ox, oy = t.x, t.y
     inner = slot.safe.inset(FRAME_INSET)
@@ -188,8 +189,6 @@ def draw_front(pen: Pen, slot: Slot, deck: Deck, card: Card, lay: CardLayout, ti
     pen.rect(slot.safe, stroke=BORDER, width=0.5, radius=2.5)
     pen.text(inner.x, inner.y1 - 4.2, "Structure", 8.5, bold=True, colour=EDGE)
     pen.text(inner.x1, inner.y1 - 4.2, f"#{card.id}", 8, bold=True, anchor="end", colour="#5C6B7A")
-    if tier is not None:
-        pen.text(inner.x1, inner.y1 - 7.6, tier, MIN_TEXT, anchor="end", colour=TIERS.get(tier, EDGE), bold=True)
     x0, y0, unit = lay.iso
     letters = deck.pool.letters
     painted = {cube: (deck.pool.rgb(c), letters[c]) for cube, c in card.target.colours}
@@ -205,9 +204,6 @@ def draw_front(pen: Pen, slot: Slot, deck: Deck, card: Card, lay: CardLayout, ti
     for part in wrap(rule_words(deck), MIN_TEXT, lay.rule_width, lines=3):
         pen.text(ox + lay.rule_at[0], y, part, MIN_TEXT, colour=EDGE)
         y -= LINE
-    if card.difficulty is not None:
-        pen.text(inner.x1, inner.y + 0.6, f"about {card.difficulty:.1f} turns", MIN_TEXT, anchor="end",
-                 colour="#8A96A3")
 
 
 def draw_back(pen: Pen, slot: Slot) -> None:
@@ -258,21 +254,15 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
     Raises:
         RequestError: a size that cannot hold a readable card, or paper too small.
     """
-    from generators.common import grading
-
     size = AUTO if request.size == "auto" else request.size
     assert isinstance(size, CardSize)
     lay = layout(size, request.safe + FRAME_INSET, deck.height, any(c.target.colours for c in deck.cards))
     settings = request.settings(size)
     imposition = impose(len(deck.cards), settings)
-    raw = deck.parameters.get("tier_bounds")
-    bounds = (float(raw[0]), float(raw[1])) if isinstance(raw, list) and len(raw) == 2 else None
-    tiers = [grading.tier_of(c.difficulty, bounds).value if bounds and c.difficulty is not None else None
-             for c in deck.cards]
     meta = f"{len(deck.cards)} structure cards, {size.name} {size.width:g} x {size.height:g} mm"
     doc = Document(Meta(f"{title}: cards", f"{TITLE} structure cards ({meta})", TITLE), request.duplex)
     draw_imposition(doc, imposition, title=title, ids=[c.id for c in deck.cards],
-                    front=lambda pen, slot: draw_front(pen, slot, deck, deck.cards[slot.card], lay, tiers[slot.card]),
+                    front=lambda pen, slot: draw_front(pen, slot, deck, deck.cards[slot.card], lay),
                     back=draw_back if request.duplex != "none" else None)
     files = {"cards.pdf": doc.data()}
     tokens = [("level", v, "#DCE3EA") for v in deck.pool.level_tokens]

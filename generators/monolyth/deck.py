@@ -2,8 +2,11 @@
 
 Nouns:
     Card   a structure card: its id, its target (``structure``), and in a generated deck (or
-           once verified) its difficulty (expected turns, with the method: ``exact`` or
-           ``simulated`` with its standard error), the fewest singles its build needs, and a
+           once verified) its difficulty (expected turns in seeded games of the greedy
+           player, ``simulated``, with its standard error, and where the card is small enough
+           its ``bound``: the expected turns with perfect play, exact; decks of older versions
+           may hold that exact figure as the difficulty, method ``exact``, which verify
+           refuses), the fewest singles its build needs, and a
            ``witness``: the placements in build order, each a piece of the pool with its
            colour and cubes ``[x, y, z]`` (x, y in 0-3 from the north-west corner, z from 0
            at the floor). A card may ask for colours: ``colours``, each colour of the pool
@@ -53,6 +56,7 @@ class Card:
     error: float | None = None
     singles: int | None = None
     witness: tuple[Step, ...] | None = None
+    bound: float | None = None
 
     def as_json(self, board: Board, colours: Sequence[str] = ()) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "target": rows_of(self.target, board)}
@@ -62,6 +66,8 @@ class Card:
             out["difficulty"] = {"turns": self.difficulty, "method": self.method}
             if self.error is not None:
                 out["difficulty"]["error"] = self.error
+            if self.bound is not None:
+                out["difficulty"]["bound"] = self.bound
         if self.singles is not None:
             out["singles"] = self.singles
         if self.witness is not None:
@@ -152,7 +158,7 @@ def deck_from_json(data: Any, source: str = "<deck>") -> Deck:
                     problems.append(f"cards[{i}].witness[{j}]: {s.piece} {s.colour} is not a piece of the pool")
         difficulty = raw.get("difficulty", {})
         cards.append(Card(card_id, target, difficulty.get("turns"), difficulty.get("method"), difficulty.get("error"),
-                          raw.get("singles"), witness))
+                          raw.get("singles"), witness, difficulty.get("bound")))
     if problems:
         raise DeckError(f"{source}: " + deckfile.summarise(problems, 14))
     prophecies = tuple(Prophecy(p["value"], p["count"], p["chance"], p["error"], p["low"], p["high"])

@@ -10,8 +10,9 @@ from generators.common.figures import Drawing, Fact, Figure, Histogram, Table
 from generators.common.grading import Tier
 from generators.common.words import plural
 from generators.monolyth.deck import EXACT, Card, Deck
+from generators.monolyth.measure import RUNS
 from generators.monolyth.structure import colour_rows, rows_of
-from generators.monolyth.verify import CardCheck, DeckCheck, tiers
+from generators.monolyth.verify import CardCheck, DeckCheck, bounded, tiers
 from solver.heightmap import Board, Step, Target
 
 #: Letters that tell a build's steps apart in a drawing.
@@ -25,12 +26,14 @@ def rule_text(deck: Deck) -> str:
     return rule + ("; the card may be turned or mirrored" if deck.turn else "; the card may not be turned")
 
 
-def difficulty_text(difficulty: float | None, method: str | None, error: float | None) -> str:
+def difficulty_text(difficulty: float | None, method: str | None, error: float | None,
+                    bound: float | None = None) -> str:
     if difficulty is None:
         return "difficulty not measured yet (verify measures it)"
     if method == EXACT:
-        return f"{difficulty:.2f} turns (exact)"
-    return f"{difficulty:.2f} +- {error or 0:.2f} turns (simulated)"
+        return f"{difficulty:.2f} turns (exact, an older deck's scale)"
+    least = f", at least {bound:.2f} with perfect play" if bound is not None else ""
+    return f"{difficulty:.2f} +- {error or 0:.2f} turns{least}"
 
 
 def summary(deck: Deck, check: DeckCheck, spec: Any = None) -> list[Figure]:
@@ -43,9 +46,10 @@ def summary(deck: Deck, check: DeckCheck, spec: Any = None) -> list[Figure]:
     if check.notes:
         out.append(Fact("on our scale", "; ".join(check.notes[:3]) + (" ..." if len(check.notes) > 3 else "") +
                         " (reported; --strict fails them)"))
-    methods = Counter(k.method for k in check.cards if k.method is not None)
-    out.append(Fact("difficulty", f"expected turns to build each card when each turn offers four random pieces: "
-                                  f"{methods.get(EXACT, 0)} exact, {methods.get('simulated', 0)} simulated"))
+    out.append(Fact("difficulty", f"expected turns to build each card when each turn offers four random pieces, "
+                                  f"{RUNS} seeded games of the greedy player a card (one scale); the bound, the "
+                                  f"expected turns with perfect play (exact), for {bounded(check.cards)} of "
+                                  f"{len(check.cards)} (the others have too many height maps)"))
     volume = [sum(h or 0 for h in c.target.heights) for c in deck.cards]
     out.append(Fact("cubes per structure", f"{min(volume)}-{max(volume)} (mean {sum(volume) / len(volume):.1f}); "
                                            f"singles in the proofs: {sum(k.singles or 0 for k in check.cards)}"))
@@ -95,7 +99,7 @@ def card_table(deck: Deck, check: DeckCheck) -> Table:
         rows.append((str(card.id), "/".join(rows_of(card.target, deck.board)),
                      str(sum(h or 0 for h in card.target.heights)),
                      *((colours_text(card.target),) if coloured else ()),
-                     difficulty_text(k.difficulty, k.method, k.error), k.tier.value if k.tier else "-",
+                     difficulty_text(k.difficulty, k.method, k.error, k.bound), k.tier.value if k.tier else "-",
                      str(len(k.witness)) if k.witness is not None else "-",
                      str(k.singles) if k.singles is not None else "-"))
     if coloured:
@@ -164,8 +168,8 @@ def cards(deck: Deck, chosen: Sequence[Card], check: DeckCheck | None = None) ->
     out: list[Figure] = []
     for card in chosen:
         k: CardCheck | None = check.check(card.id) if check is not None else None
-        difficulty = (difficulty_text(k.difficulty, k.method, k.error) if k is not None else
-                      difficulty_text(card.difficulty, card.method, card.error))
+        difficulty = (difficulty_text(k.difficulty, k.method, k.error, k.bound) if k is not None else
+                      difficulty_text(card.difficulty, card.method, card.error, card.bound))
         out.append(Drawing(f"card {card.id}: {difficulty}; heights, north at the top",
                            target_picture(card, deck.board, deck.pool.letters)))
         witness = card.witness if card.witness is not None else (k.witness if k is not None else None)

@@ -8,11 +8,16 @@
    cube is supported when placed, with the fewest singles; its colours are then dealt from
    the pool's counts. A structure with no build within the search budget is dropped.
 3. Difficulty. The expected turns to build it when each turn offers four pieces drawn from
-   the bag (``solver.heightmap``): exact by dynamic programming where the height maps the
-   card allows number at most ``measure.EXACT_STATES``, else over ``RUNS`` seeded games of a greedy
-   player (the seed comes from the structure, so the verifier plays the same games).
-4. Choice. The candidates sorted by difficulty are cut into tiers by their thirds; each tier
-   gets its share of cards (``--difficulty``), spread evenly across it.
+   the bag, over ``measure.RUNS`` seeded games of the greedy player (the seed comes from the
+   structure, so the verifier plays the same games): one scale for every card. Where the
+   height maps the card allows number at most ``measure.EXACT_STATES``, the exact expected
+   turns with perfect play are kept beside it as its bound.
+4. Choice. The candidates sorted by difficulty are cut into tiers by their thirds (the
+   scale). By default (``--difficulty comparable``) the cards are the run of neighbouring
+   candidates that holds the median candidate and whose hardest and easiest card are
+   nearest (max/min): only one structure card is played a game, so each should be about as
+   hard as any other. Otherwise each tier gets its share of cards (``--difficulty``),
+   spread evenly across it.
    Made ``--like`` a reference deck: one CP-SAT model picks the cards whose cubes per
    structure follow the reference's and whose difficulties come as near its distribution
    as the pool allows (``choose_like``); no reference structure repeats.
@@ -24,6 +29,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -33,9 +39,9 @@ from generators.common import deckfile, grading
 from generators.common.errors import Shortfall
 from generators.common.pool import Pool as Workers
 from generators.monolyth.deck import Card, Deck
-from generators.monolyth.measure import difficulty, prove
+from generators.monolyth.measure import bound, difficulty, prove
 from generators.monolyth.prophecy import prophecies
-from generators.monolyth.spec import Spec
+from generators.monolyth.spec import COMPARABLE, Spec
 from generators.monolyth.structure import canonical, symmetries
 from solver.heightmap import Step, Target
 
@@ -53,6 +59,7 @@ class Candidate:
     difficulty: float
     method: str
     error: float | None
+    bound: float | None
 
 
 def draw(spec: Spec, index: int) -> tuple[str, tuple[int | None, ...]]:
@@ -157,7 +164,8 @@ def make_candidate(spec: Spec, index: int) -> Candidate | None:
     if proof is None:
         return None
     value, method, error = difficulty(spec.pool, spec.board, target)
-    return Candidate(index, family, target, proof[0], proof[1], value, method, error)
+    return Candidate(index, family, target, proof[0], proof[1], value, method, error,
+                     bound(spec.pool, spec.board, target))
 
 
 def choose(spec: Spec, pool: Sequence[Candidate]) -> tuple[list[Candidate], tuple[float, float]]:
@@ -167,15 +175,43 @@ def choose(spec: Spec, pool: Sequence[Candidate]) -> tuple[list[Candidate], tupl
     bounds = grading.quantile_bounds([c.difficulty for c in ranked])
     low, high = (bounds[0], bounds[1]) if len(bounds) == 2 else (0.0, 0.0)
     chosen: list[Candidate] = []
+    if spec.difficulty == COMPARABLE:
+        plain = comparable([c for c in ranked if not c.target.colours], spec.cards - spec.coloured)
+        return plain + nearest([c for c in ranked if c.target.colours], spec.coloured, plain), (low, high)
     for coloured, count in ((False, spec.cards - spec.coloured), (True, spec.coloured)):
         group = [c for c in ranked if bool(c.target.colours) == coloured]
         chosen += _spread(spec, group, count, (low, high))
     return chosen, (low, high)
 
 
+def comparable(ranked: Sequence[Candidate], cards: int) -> list[Candidate]:
+    """``cards`` neighbours of ``ranked`` (sorted by difficulty) that hold its median and
+    whose hardest and easiest are nearest (max/min; the earlier run on a tie)."""
+    if cards <= 0:
+        return []
+    if len(ranked) <= cards:
+        return list(ranked)
+    middle = (len(ranked) - 1) // 2
+    starts = range(max(0, middle - cards + 1), min(middle, len(ranked) - cards) + 1)
+    best = min(starts, key=lambda i: (ranked[i + cards - 1].difficulty / ranked[i].difficulty, i))
+    return list(ranked[best:best + cards])
+
+
+def nearest(ranked: Sequence[Candidate], cards: int, beside: Sequence[Candidate]) -> list[Candidate]:
+    """``cards`` of ``ranked`` nearest (by ratio) the middle of ``beside``'s difficulties,
+    or of ``ranked``'s own when ``beside`` is empty."""
+    if cards <= 0 or not ranked:
+        return []
+    if not beside:
+        return comparable(ranked, cards)
+    centre = (beside[0].difficulty * beside[-1].difficulty) ** 0.5
+    return sorted(ranked, key=lambda c: (abs(math.log(c.difficulty / centre)), c.index))[:cards]
+
+
 def _spread(spec: Spec, ranked: Sequence[Candidate], cards: int, bounds: tuple[float, float]) -> list[Candidate]:
     if cards == 0:
         return []
+    assert not isinstance(spec.difficulty, str)  # comparable is chosen by comparable()
     shares = grading.tier_counts(cards, spec.difficulty)
     chosen: list[Candidate] = []
     for tier, n in shares.items():
@@ -270,7 +306,7 @@ def generate(spec: Spec, progress: Callable[[int, int], None] | None = None) -> 
     if spec.like is not None:
         chosen = choose_like(spec, pool)
     ordered = sorted(chosen, key=lambda c: (c.difficulty, c.index))
-    cards = tuple(Card(n, c.target, c.difficulty, c.method, c.error, c.singles, c.steps)
+    cards = tuple(Card(n, c.target, c.difficulty, c.method, c.error, c.singles, c.steps, c.bound)
                   for n, c in enumerate(ordered, start=1))
     parameters = spec.parameters()
     parameters["tier_bounds"] = [bounds[0], bounds[1]]

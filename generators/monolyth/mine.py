@@ -59,10 +59,10 @@ COLUMNS: tuple[Column, ...] = (
     Column("status", "string", "`buildable` (an ordered build was found), `unbuildable` (the search proved "
            "none) or `unknown` (the search's budget ran out)"),
     Column("singles", "int8", "single cubes the build uses (the fewest the search found; -1 when not buildable)"),
-    Column("difficulty", "float64", "expected turns to build it with four pieces on offer a turn (NaN when not "
-           "buildable)"),
-    Column("method", "string", "`exact` (dynamic programming) or `simulated` (seeded games), as deck files say; "
-           "'' when not buildable"),
+    Column("difficulty", "float64", "expected turns to build it with four pieces on offer a turn, in the greedy "
+           "player's seeded games as deck files measure it (NaN when not buildable)"),
+    Column("bound", "float64", "the expected turns with perfect play (exact, by dynamic programming), the least any "
+           "player can expect; NaN where the height maps are too many or the structure is not buildable"),
 )
 
 
@@ -91,7 +91,7 @@ class Plan:
         return -(-len(self.structures()) // CHUNK)
 
     def rows(self, index: int) -> list[tuple[Any, ...]]:
-        from generators.monolyth.measure import difficulty, search
+        from generators.monolyth.measure import bound, difficulty, search
         from solver.heightmap import Target
 
         board = Board(SIDE, SIDE, self.height)
@@ -104,10 +104,12 @@ class Plan:
             found = search(self.pool, board, target)
             if found.steps is None:
                 status = "unbuildable" if found.exhausted else "unknown"
-                out.append((text, sum(asked), len(asked), max(asked), status, -1, float("nan"), ""))
+                out.append((text, sum(asked), len(asked), max(asked), status, -1, float("nan"), float("nan")))
                 continue
-            value, method, _ = difficulty(self.pool, board, target)
-            out.append((text, sum(asked), len(asked), max(asked), "buildable", found.singles, value, method))
+            value, _, _ = difficulty(self.pool, board, target)
+            least = bound(self.pool, board, target)
+            out.append((text, sum(asked), len(asked), max(asked), "buildable", found.singles, value,
+                        float("nan") if least is None else least))
         return out
 
 

@@ -59,7 +59,8 @@ def completed(deck: Deck, check: DeckCheck) -> Deck:
                        singles=card.singles if card.singles is not None else k.singles,
                        difficulty=k.difficulty if measured else card.difficulty,
                        method=k.method if measured else card.method,
-                       error=k.error if measured else card.error)
+                       error=k.error if measured else card.error,
+                       bound=k.bound if measured else card.bound)
 
     return replace(deck, cards=tuple(proved(c) for c in deck.cards))
 

@@ -49,11 +49,17 @@ def _like(value: Any, label: str) -> Any:
     return read_reference(value, label)
 
 
-def _difficulty(value: Any, label: str) -> dict[Tier, int] | None:
+#: ``--difficulty``'s default: cards about as hard as each other (one is played a game).
+COMPARABLE = "comparable"
+
+
+def _difficulty(value: Any, label: str) -> dict[Tier, int] | str | None:
     if value is None:
         return None
     if isinstance(value, Mapping):
         return dict(value)
+    if isinstance(value, str) and value.strip().lower() == COMPARABLE:
+        return COMPARABLE
     return grading.parse_target(value, label)
 
 
@@ -65,8 +71,10 @@ OPTIONS: tuple[Option, ...] = (
     choice("rule", RULES, CONTAIN, "when a build matches a card: `contain` (it reaches at least the card's heights) "
            "or `equal` (it is exactly the card where the card says); printed on every card"),
     switch("turn", True, "whether a build may match a card turned or mirrored (printed on every card)"),
-    Option("difficulty", _difficulty, "thirds", "cards per tier: `any`, `thirds`, `ramp` (3:2:1), `easy`, `medium`, "
-           "`hard`, or weights such as `easy:2,medium:2,hard:1`", metavar="TARGET"),
+    Option("difficulty", _difficulty, COMPARABLE, "`comparable`: cards about as hard as each other, the run of "
+           "candidates round the median whose hardest and easiest are nearest (only one card is played a game); or "
+           "cards per tier: `any`, `thirds`, `ramp` (3:2:1), `easy`, `medium`, `hard`, or weights such as "
+           "`easy:2,medium:2,hard:1`", metavar="TARGET"),
     whole("coloured", 0, "how many of the cards also ask for a colour: every cube of one side's wall in one colour "
           "of the pool (proved with the pieces' own colours and counts)", low=0, high=200),
     whole("prophecies", 20, "prophecy tokens in the box, their values shared out so that each value's tokens are "
@@ -91,7 +99,7 @@ class Spec:
     height: int = 3
     rule: str = CONTAIN
     turn: bool = True
-    difficulty: dict[Tier, int] | None = None
+    difficulty: dict[Tier, int] | str | None = COMPARABLE
     coloured: int = 0
     prophecies: int = 20
     seed: int = 0
@@ -149,6 +157,7 @@ class Spec:
 
     def parameters(self) -> dict[str, Any]:
         shown = {"pool": self.pool.title, "attempts": self.budget,
-                 "difficulty": grading.target_text(self.difficulty),
+                 "difficulty": (self.difficulty if isinstance(self.difficulty, str)
+                                else grading.target_text(self.difficulty)),
                  "like": self.like.source if self.like is not None else None}
         return recorded(OPTIONS, {o.name: shown.get(o.name, getattr(self, o.name, None)) for o in OPTIONS})

@@ -24,7 +24,7 @@ SAMPLES: dict[str, tuple[str, dict[str, Any]]] = {
     "shifting-stones-12-seed-5.json": ("shifting-stones", {"cards": 12, "seed": 5}),
     # a whole deck of the published size: the playtests deal it to five players
     "shifting-stones-72-seed-1.json": ("shifting-stones", {"cards": 72, "seed": 1}),
-    "monolyth-3-seed-2.json": ("monolyth", {"cards": 3, "seed": 2, "attempts": 6}),
+    "monolyth-3-seed-2.json": ("monolyth", {"cards": 3, "seed": 2, "attempts": 6, "difficulty": "thirds"}),
     "mystery-of-the-temples-two-boards-seed-1.json": ("mystery-of-the-temples", {
         "box": str(HERE.parents[1] / "examples" / "mystery-of-the-temples" / "box.toml"), "seed": 1, "attempts": 1,
         "price": "exact"}),

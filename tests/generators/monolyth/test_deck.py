@@ -88,7 +88,9 @@ def test_the_generated_deck_keeps_its_promises(deck: Deck, deck_check) -> None: 
     difficulties = [c.difficulty for c in deck.cards]
     assert difficulties == sorted(difficulties)
     for c in deck.cards:
-        assert c.witness and c.method in ("exact", "simulated")
+        assert c.witness and c.method == "simulated"  # one scale
+        # perfect play is never slower than the greedy player (within the games' noise)
+        assert c.bound is None or c.bound <= c.difficulty + 3 * (c.error or 0)
         volume = sum(h or 0 for h in c.target.heights)
         assert sum(len(s.cubes) for s in c.witness) == volume  # nothing wasted under contain
         assert c.difficulty is not None and volume / 4 <= c.difficulty
@@ -97,6 +99,37 @@ def test_the_generated_deck_keeps_its_promises(deck: Deck, deck_check) -> None: 
 
 
 @pytest.mark.slow
+def _candidate(index: int, turns: float, colours: bool = False) -> gen.Candidate:
+    target = Target((1,) * 16, (((0, 0, 0), "red"),) if colours else ())
+    return gen.Candidate(index, "levels", target, (), 0, turns, "simulated", 0.01, None)
+
+
+def test_comparable_cards_are_the_nearest_run_round_the_median() -> None:
+    ranked = [_candidate(i, v) for i, v in enumerate([2.0, 3.0, 5.0, 5.2, 5.3, 6.0, 9.0, 12.0])]
+    assert [c.difficulty for c in gen.comparable(ranked, 3)] == [5.0, 5.2, 5.3]
+    # a tighter run far from the median is not taken: the cards stay about as hard as the pool's middle
+    ranked = [_candidate(i, v) for i, v in enumerate([1.0, 1.01, 1.02, 4.0, 5.0, 6.0, 7.0])]
+    assert [c.difficulty for c in gen.comparable(ranked, 3)] == [4.0, 5.0, 6.0]
+    assert len(gen.comparable(ranked[:2], 3)) == 2 and gen.comparable(ranked, 0) == []
+    painted = [_candidate(10 + i, v, colours=True) for i, v in enumerate([3.0, 4.4, 5.1, 8.0])]
+    chosen = gen.comparable(ranked, 3)
+    assert [c.difficulty for c in gen.nearest(painted, 2, chosen)] == [5.1, 4.4]  # nearest 4.9, the run's middle
+
+
+def test_the_default_deck_is_comparable_not_tiered() -> None:
+    assert Spec().difficulty == "comparable"
+    spread = gen.generate(Spec(cards=3, attempts=9, difficulty=TARGETS["thirds"], seed=4, workers=1))
+    alike = gen.generate(Spec(cards=3, attempts=9, seed=4, workers=1))
+    assert alike.parameters["difficulty"] == "comparable"
+
+    def ratio(d: Deck) -> float:
+        values = [c.difficulty or 0 for c in d.cards]
+        return max(values) / min(values)
+
+    assert ratio(alike) < ratio(spread)
+    assert ratio(alike) <= 1.25, [c.difficulty for c in alike.cards]
+
+
 def test_the_same_seed_gives_the_same_deck(deck: Deck) -> None:
     again = gen.generate(Spec(cards=3, attempts=6, difficulty=TARGETS["thirds"], seed=2, workers=2))
     assert again.dumps() == deck.dumps()
@@ -136,7 +169,8 @@ def test_a_hand_written_list_gets_builds_or_is_told_why_not(tmp_path: Path) -> N
     assert check.ok, check.problems
     for k in check.cards:
         assert k.buildable and k.witness and k.difficulty is not None
-    assert check.check("level").method == "exact"
+    level = check.check("level")
+    assert level.method == "simulated" and level.bound is not None and level.bound < level.difficulty
     only_squares = {**DEFAULT.as_json(), "pieces": [{"name": "O4", "colour": "red", "count": 20}], "singles": {}}
     odd = deck_from_json({**data, "pool": only_squares, "cards": [{"id": "odd", "target": ["3...", "....", "....",
                                                                                           "...."]}]}, "odd.json")
