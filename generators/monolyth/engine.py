@@ -578,10 +578,13 @@ compiled = not_compiled
 def summary(state: State) -> tuple[Any, ...]:
     """The structure card, each seat's structure token and the turn it claimed it in, each
     seat's points from level tokens and from prophecies, the structure tokens, whether the
-    monolith was completed, and the cubes placed."""
+    monolith was completed, the cubes placed, and every prophecy placed with whether its wall
+    fulfilled it."""
+    placed = tuple((v, wall(state, s, side) >= v) for s in range(len(state.heights))
+                   for side, v in enumerate(state.placed[s]) if v)
     return (state.card, state.claimed, state.claimed_at, tuple(sum(t) for t in state.taken),
             tuple(fulfilled(state, s) for s in range(len(state.heights))), state.table.structure_tokens,
-            completed(state), sum(map(sum, state.heights)))
+            completed(state), sum(map(sum, state.heights)), placed)
 
 
 def insights(summaries: Sequence[tuple[Any, ...]], players: int, ids: Sequence[Any]) -> tuple[dict[str, Any],
@@ -640,6 +643,15 @@ def insights(summaries: Sequence[tuple[Any, ...]], players: int, ids: Sequence[A
             found.append(f"The cards are not comparable in pace: the top structure token is first claimed in round "
                          f"{soon[0]:.1f} on average with card {soon[1]} and round {late[0]:.1f} with card {late[1]} "
                          f"(max/min {late[0] / soon[0]:.2f}, more than 1.5).")
+    said["prophecy_tokens"], spread = prophecies_in_play(summaries)
+    said["prophecy_ratio"] = spread
+    if spread is not None and spread > 1.2:
+        rows = said["prophecy_tokens"]
+        low = min(rows, key=lambda r: (r["points"], r["value"]))
+        high = max(rows, key=lambda r: (r["points"], -r["value"]))
+        found.append(f"Prophecy tokens are not level in play: a {high['value']} scores {high['points']:.2f} points "
+                     f"a token taken (fulfilled {high['fulfilled']:.0%}) and a {low['value']} {low['points']:.2f} "
+                     f"({low['fulfilled']:.0%}), max/min {spread:.2f} (more than 1.2); each costs the same turn.")
     emptied = sum(1 for s in summaries if not s[6])
     said["ended_by_empty_bag"] = round(emptied / n, 4)
     said["cubes_placed"] = round(sum(s[7] for s in summaries) / n, 2)
@@ -651,6 +663,37 @@ def insights(summaries: Sequence[tuple[Any, ...]], players: int, ids: Sequence[A
     found.append(f"A player's points come from level tokens {pts['levels']:.1f}, the structure token "
                  f"{pts['structure']:.1f} and prophecies {pts['prophecies']:.1f} a game on average.")
     return said, found
+
+
+def prophecies_in_play(summaries: Sequence[tuple[Any, ...]]) -> tuple[list[dict[str, Any]], float | None]:
+    """Per prophecy value taken in these games: how often it was taken, the share fulfilled
+    (with a 95% interval) and the points it scored a token taken (each took a turn); and
+    max/min of those points over the values taken at least ``LEVEL_SAMPLE`` times (None
+    when fewer than two were)."""
+    from generators.common.playtest import wilson
+
+    taken: dict[int, list[bool]] = {}
+    for s in summaries:
+        for value, met in s[8]:
+            taken.setdefault(value, []).append(met)
+    rows: list[dict[str, Any]] = []
+    sampled: list[float] = []
+    for value in sorted(taken):
+        n, met = len(taken[value]), sum(taken[value])
+        lo, hi = wilson(met, n)
+        points = round(value * met / n, 3)
+        rows.append({"value": value, "taken": n, "fulfilled": round(met / n, 4),
+                     "fulfilled_ci95": [round(lo, 4), round(hi, 4)], "points": points})
+        if n >= LEVEL_SAMPLE:
+            sampled.append(points)
+    if len(sampled) < 2 or min(sampled) <= 0:
+        return rows, None
+    return rows, round(max(sampled) / min(sampled), 3)
+
+
+#: The fewest times a prophecy value must be taken before its points count towards the
+#: finding that values are not level.
+LEVEL_SAMPLE = 20
 
 
 if TYPE_CHECKING:  # the type checker holds this module to the contract

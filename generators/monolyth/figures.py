@@ -46,14 +46,18 @@ def summary(deck: Deck, check: DeckCheck, spec: Any = None) -> list[Figure]:
     if check.notes:
         out.append(Fact("on our scale", "; ".join(check.notes[:3]) + (" ..." if len(check.notes) > 3 else "") +
                         " (reported; --strict fails them)"))
+    n, exact = len(check.cards), bounded(check.cards)
     out.append(Fact("difficulty", f"expected turns to build each card when each turn offers four random pieces, "
-                                  f"{RUNS} seeded games of the greedy player a card (one scale); the bound, the "
-                                  f"expected turns with perfect play (exact), for {bounded(check.cards)} of "
-                                  f"{len(check.cards)} (the others have too many height maps)"))
+                                  f"{RUNS} seeded games of the greedy player a card (one scale); its bound, the "
+                                  f"expected turns with perfect play (exact), for {exact} of {n}" +
+                                  (" (the others have too many height maps)" if exact < n else "")))
     volume = [sum(h or 0 for h in c.target.heights) for c in deck.cards]
     out.append(Fact("cubes per structure", f"{min(volume)}-{max(volume)} (mean {sum(volume) / len(volume):.1f}); "
                                            f"singles in the proofs: {sum(k.singles or 0 for k in check.cards)}"))
     values = [k.difficulty for k in check.cards if k.difficulty is not None]
+    if len(values) > 1 and min(values) > 0:
+        out.append(Fact("spread", f"{min(values):.2f}-{max(values):.2f} turns, max/min {max(values) / min(values):.2f} "
+                                  f"(one card is played a game: the nearer 1, the more alike the games)"))
     if values:
         out.append(Histogram.of("difficulty (expected turns)", values, width=1.0))
     pool = deck.pool

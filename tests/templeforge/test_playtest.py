@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from generators.common.playtest import wilson
+from generators.monolyth import engine
 from templeforge.cli import main
 from tests.templeforge import browser
 
@@ -189,6 +190,10 @@ def test_monolyth_plays_and_says_how_often_each_structure_token_is_claimed(tmp_p
     points = report["insights"]["points"]
     assert points["levels"] > 0 and points["structure"] > 0
     assert any("level tokens" in f for f in report["findings"])
+    tokens = report["insights"]["prophecy_tokens"]  # every prophecy taken, by value, with what it scored
+    assert tokens and sum(t["taken"] for t in tokens) <= 6 * 3 * engine.PROPHECIES_EACH
+    scored = sum(t["value"] * t["fulfilled"] * t["taken"] for t in tokens) / 6 / 3
+    assert scored == pytest.approx(points["prophecies"], abs=0.01)  # the same points, counted per token
     page = (tmp_path / "p" / "playtest.html").read_text("utf-8")
     assert "10: 1" in page or "10: 0." in page  # each token's claim rate as token: rate, not a record's repr
     assert "{&#x27;" not in page and "{'" not in page

@@ -227,3 +227,17 @@ def test_the_search_agent_looks_on_to_its_next_turn() -> None:
     assert ahead is not None and engine.to_act(ahead) == 0 and ahead.turn == 3
     assert ahead.crystal != after.crystal and engine.check(ahead) == []  # the two seats between took pieces
     assert GreedyAgent().choose(engine, s, 0, Rng(1)) in engine.moves(s)
+
+
+def test_prophecies_in_play_are_priced_per_token_taken() -> None:
+    def game(*placed: tuple[int, bool]) -> tuple[object, ...]:
+        return (0, (), (), (), (), (), True, 0, placed)
+
+    games = [game((4, True), (8, True))] * 15 + [game((4, True), (8, False))] * 15 + [game((12, False))] * 5
+    rows, spread = engine.prophecies_in_play(games)
+    assert [(r["value"], r["taken"], r["fulfilled"], r["points"]) for r in rows] == [
+        (4, 30, 1.0, 4.0), (8, 30, 0.5, 4.0), (12, 5, 0.0, 0.0)]
+    assert rows[1]["fulfilled_ci95"][0] < 0.5 < rows[1]["fulfilled_ci95"][1]
+    assert spread == 1.0  # 12 was taken too rarely to count
+    rows, spread = engine.prophecies_in_play([game((4, True), (6, True))] * 20 + [game((6, False))] * 20)
+    assert spread == pytest.approx(4.0 / 3.0, abs=1e-3)  # 4 scores 4 a token, 6 scores 3
