@@ -323,7 +323,11 @@ def test_every_plate_of_every_default_kit_slices_as_its_file_says(game: str, pri
     file puts it; the MK4 has G-code for every NO-AMS plate. (Puzzle Temple's default kit in
     the Bambu layout, two minutes of slicing, is left out: that layout's Puzzle Temple plates
     are sliced by ``test_the_bambu_layout_slices_too_with_its_colour_changes`` and the X1's
-    bed by the stones.)"""
+    bed by the stones. Of Puzzle Temple's default kit on the MK4 the 27 NO-AMS plates are
+    sliced, whose G-code the kit keeps; its 19 AMS plates, a minute of slicing, are the same
+    kinds of plate as the smaller kit's that
+    ``test_the_slicer_prints_every_puzzle_temple_plate_as_its_file_says[ams]`` slices in the
+    same layout, so they are left out to keep the slow tests within CI's 30 minutes.)"""
     from cad import kit_files
     from cad.common.options import Profile, Slicer
     from generators import game as game_info
@@ -332,10 +336,14 @@ def test_every_plate_of_every_default_kit_slices_as_its_file_says(game: str, pri
     bed = PRINTERS[printer]
     files, _ = kit_files(game_info(game), deck, physical=PH, bed=bed, players=4, profile=Profile.BOTH,
                          slicer=Slicer.AUTO)
-    rows = slicing.slice_kit(files, (bed.width, bed.depth), printer=bed)
-    assert [p for r in rows for p in r.problems] == []
     plates = {n for n in files if n.endswith(".3mf")}
     no_ams = {n for n in plates if n.startswith("no-ams/")}
+    if game == "puzzle-temple":  # its NO-AMS plates only (see above)
+        files = {n: data for n, data in files.items() if not (n.endswith(".3mf") and n.startswith("ams/"))}
+        assert len(plates - no_ams) > 0 and set(files) >= no_ams
+        plates = no_ams
+    rows = slicing.slice_kit(files, (bed.width, bed.depth), printer=bed)
+    assert [p for r in rows for p in r.problems] == []
     sliced = {f"{r.profile}/plate-{r.plate:02d}.3mf" for r in rows}
     assert sliced == (plates if printer == "prusa-mk4" else no_ams)
     assert all(r.sliced.layers for r in rows)
