@@ -56,8 +56,8 @@ def summary(deck: Deck, check: DeckCheck, spec: Any = None) -> list[Figure]:
                                            f"singles in the proofs: {sum(k.singles or 0 for k in check.cards)}"))
     values = [k.difficulty for k in check.cards if k.difficulty is not None]
     if len(values) > 1 and min(values) > 0:
-        out.append(Fact("spread", f"{min(values):.2f}-{max(values):.2f} turns, max/min {max(values) / min(values):.2f} "
-                                  f"(one card is played a game: the nearer 1, the more alike the games)"))
+        out.append(Fact("spread", f"{min(values):.2f}-{max(values):.2f} turns, max/min "
+                                  f"{max(values) / min(values):.2f}"))
     if values:
         out.append(Histogram.of("difficulty (expected turns)", values, width=1.0))
     pool = deck.pool

@@ -13,11 +13,12 @@
    height maps the card allows number at most ``measure.EXACT_STATES``, the exact expected
    turns with perfect play are kept beside it as its bound.
 4. Choice. The candidates sorted by difficulty are cut into tiers by their thirds (the
-   scale). By default (``--difficulty comparable``) the cards are the run of neighbouring
-   candidates that holds the median candidate and whose hardest and easiest card are
-   nearest (max/min): only one structure card is played a game, so each should be about as
-   hard as any other. Otherwise each tier gets its share of cards (``--difficulty``),
-   spread evenly across it.
+   scale). By default (``--difficulty comparable``) only one structure card is played a
+   game, so each should come about as soon as any other in play: the ``PACED`` x ``cards``
+   candidates round the median difficulty are played (``pace``: the mean round of the first
+   claim in seeded greedy games) and the cards are the run of them, by pace, that holds the
+   median pace and whose slowest and quickest are nearest (max/min). Otherwise each tier
+   gets its share of cards (``--difficulty``), spread evenly across it.
    Made ``--like`` a reference deck: one CP-SAT model picks the cards whose cubes per
    structure follow the reference's and whose difficulties come as near its distribution
    as the pool allows (``choose_like``); no reference structure repeats.
@@ -38,6 +39,7 @@ from typing import Any
 from generators.common import deckfile, grading
 from generators.common.errors import Shortfall
 from generators.common.pool import Pool as Workers
+from generators.monolyth import pace as pacing
 from generators.monolyth.deck import Card, Deck
 from generators.monolyth.measure import bound, difficulty, prove
 from generators.monolyth.prophecy import prophecies
@@ -60,6 +62,7 @@ class Candidate:
     method: str
     error: float | None
     bound: float | None
+    pace: float | None = None  # the mean round of the first claim in play (``pace``), where measured
 
 
 def draw(spec: Spec, index: int) -> tuple[str, tuple[int | None, ...]]:
@@ -175,37 +178,89 @@ def choose(spec: Spec, pool: Sequence[Candidate]) -> tuple[list[Candidate], tupl
     bounds = grading.quantile_bounds([c.difficulty for c in ranked])
     low, high = (bounds[0], bounds[1]) if len(bounds) == 2 else (0.0, 0.0)
     chosen: list[Candidate] = []
-    if spec.difficulty == COMPARABLE:
-        plain = comparable([c for c in ranked if not c.target.colours], spec.cards - spec.coloured)
-        return plain + nearest([c for c in ranked if c.target.colours], spec.coloured, plain), (low, high)
+    if spec.difficulty == COMPARABLE:  # candidates with a pace (``paced``) by it, the others by difficulty
+        plain = comparable(by_pace([c for c in ranked if not c.target.colours]), spec.cards - spec.coloured,
+                           _pace)
+        painted = by_pace([c for c in ranked if c.target.colours])
+        return plain + nearest(painted, spec.coloured, plain, _pace), (low, high)
     for coloured, count in ((False, spec.cards - spec.coloured), (True, spec.coloured)):
         group = [c for c in ranked if bool(c.target.colours) == coloured]
         chosen += _spread(spec, group, count, (low, high))
     return chosen, (low, high)
 
 
-def comparable(ranked: Sequence[Candidate], cards: int) -> list[Candidate]:
-    """``cards`` neighbours of ``ranked`` (sorted by difficulty) that hold its median and
-    whose hardest and easiest are nearest (max/min; the earlier run on a tie)."""
+def _difficulty(c: Candidate) -> float:
+    return c.difficulty
+
+
+def _pace(c: Candidate) -> float:
+    return c.pace if c.pace is not None else c.difficulty
+
+
+def by_pace(ranked: Sequence[Candidate]) -> list[Candidate]:
+    """The candidates whose pace was measured, by pace (the others when none was)."""
+    paced = [c for c in ranked if c.pace is not None]
+    return sorted(paced, key=lambda c: (_pace(c), c.index)) if paced else list(ranked)
+
+
+def comparable(ranked: Sequence[Candidate], cards: int,
+               value: Callable[[Candidate], float] = _difficulty) -> list[Candidate]:
+    """``cards`` neighbours of ``ranked`` (sorted by ``value``) that hold its median and whose
+    largest and least ``value`` are nearest (max/min; the earlier run on a tie)."""
     if cards <= 0:
         return []
     if len(ranked) <= cards:
         return list(ranked)
     middle = (len(ranked) - 1) // 2
     starts = range(max(0, middle - cards + 1), min(middle, len(ranked) - cards) + 1)
-    best = min(starts, key=lambda i: (ranked[i + cards - 1].difficulty / ranked[i].difficulty, i))
+    best = min(starts, key=lambda i: (value(ranked[i + cards - 1]) / value(ranked[i]), i))
     return list(ranked[best:best + cards])
 
 
-def nearest(ranked: Sequence[Candidate], cards: int, beside: Sequence[Candidate]) -> list[Candidate]:
-    """``cards`` of ``ranked`` nearest (by ratio) the middle of ``beside``'s difficulties,
-    or of ``ranked``'s own when ``beside`` is empty."""
+def nearest(ranked: Sequence[Candidate], cards: int, beside: Sequence[Candidate],
+            value: Callable[[Candidate], float] = _difficulty) -> list[Candidate]:
+    """``cards`` of ``ranked`` nearest (by ratio of ``value``) the middle of ``beside``'s, or
+    ``ranked``'s own comparable run when ``beside`` is empty."""
     if cards <= 0 or not ranked:
         return []
     if not beside:
-        return comparable(ranked, cards)
-    centre = (beside[0].difficulty * beside[-1].difficulty) ** 0.5
-    return sorted(ranked, key=lambda c: (abs(math.log(c.difficulty / centre)), c.index))[:cards]
+        return comparable(ranked, cards, value)
+    centre = (min(map(value, beside)) * max(map(value, beside))) ** 0.5
+    return sorted(ranked, key=lambda c: (abs(math.log(value(c) / centre)), c.index))[:cards]
+
+
+#: With ``--difficulty comparable``, the candidates played for their pace: this many times
+#: the cards asked, round the median difficulty (plain and coloured apart).
+PACED = 2
+
+
+def round_the_median(ranked: Sequence[Candidate], n: int) -> list[Candidate]:
+    """The ``n`` neighbours of ``ranked`` (sorted by difficulty) centred on its median."""
+    if len(ranked) <= n:
+        return list(ranked)
+    start = min(max(0, (len(ranked) - n) // 2), len(ranked) - n)
+    return list(ranked[start:start + n])
+
+
+def _paced(job: tuple[Spec, Sequence[Target], Sequence[Any]], index: int) -> float:
+    spec, targets, tokens = job
+    return pacing.pace(spec.pool, spec.height, spec.rule, spec.turn, targets[index], tokens, games=pacing.GAMES)[0]
+
+
+def paced(spec: Spec, pool: Sequence[Candidate], tokens: Sequence[Any], workers: Any) -> list[Candidate]:
+    """``pool`` with the pace measured for the ``PACED`` x cards candidates round the median
+    difficulty, plain and coloured apart."""
+    from dataclasses import replace
+
+    ranked = sorted(pool, key=lambda c: (c.difficulty, c.index))
+    chosen: list[Candidate] = []
+    for coloured, count in ((False, spec.cards - spec.coloured), (True, spec.coloured)):
+        if count:
+            chosen += round_the_median([c for c in ranked if bool(c.target.colours) == coloured], PACED * count)
+    targets = [c.target for c in chosen]
+    measured = dict(zip((c.index for c in chosen), workers.map(_paced, (spec, targets, tuple(tokens)),
+                                                                 range(len(targets)))))
+    return [replace(c, pace=measured[c.index]) if c.index in measured else c for c in pool]
 
 
 def _spread(spec: Spec, ranked: Sequence[Candidate], cards: int, bounds: tuple[float, float]) -> list[Candidate]:
@@ -302,6 +357,11 @@ def generate(spec: Spec, progress: Callable[[int, int], None] | None = None) -> 
                         f"distinct buildable coloured structures for {spec.coloured} coloured cards and "
                         f"{len(pool) - painted} plain ones for {spec.cards - spec.coloured}; raise attempts or ask "
                         f"for fewer cards", usable, spec.cards)
+    tokens = (prophecies(spec.pool, spec.height, spec.prophecies, spec.pool.prophecy_tokens)
+              if spec.prophecies or spec.pool.prophecy_tokens else ())
+    if spec.difficulty == COMPARABLE and spec.like is None:
+        with Workers(spec.workers) as workers:
+            pool = paced(spec, pool, tokens, workers)
     chosen, bounds = choose(spec, pool)
     if spec.like is not None:
         chosen = choose_like(spec, pool)
@@ -310,7 +370,5 @@ def generate(spec: Spec, progress: Callable[[int, int], None] | None = None) -> 
                   for n, c in enumerate(ordered, start=1))
     parameters = spec.parameters()
     parameters["tier_bounds"] = [bounds[0], bounds[1]]
-    tokens = (prophecies(spec.pool, spec.height, spec.prophecies, spec.pool.prophecy_tokens)
-              if spec.prophecies or spec.pool.prophecy_tokens else ())
     return Deck(cards, spec.pool, spec.height, spec.rule, spec.turn, spec.seed, parameters, deckfile.versions(),
                 True, tokens)

