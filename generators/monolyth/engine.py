@@ -646,12 +646,13 @@ def insights(summaries: Sequence[tuple[Any, ...]], players: int, ids: Sequence[A
     said["prophecy_tokens"], spread = prophecies_in_play(summaries)
     said["prophecy_ratio"] = spread
     if spread is not None and spread > 1.2:
-        rows = said["prophecy_tokens"]
+        rows = [r for r in said["prophecy_tokens"] if r["taken"] >= LEVEL_SAMPLE]
         low = min(rows, key=lambda r: (r["points"], r["value"]))
         high = max(rows, key=lambda r: (r["points"], -r["value"]))
         found.append(f"Prophecy tokens are not level in play: a {high['value']} scores {high['points']:.2f} points "
                      f"a token taken (fulfilled {high['fulfilled']:.0%}) and a {low['value']} {low['points']:.2f} "
-                     f"({low['fulfilled']:.0%}), max/min {spread:.2f} (more than 1.2); each costs the same turn.")
+                     f"({low['fulfilled']:.0%}), max/min {spread:.2f} (more than 1.2, over the values taken at "
+                     f"least {LEVEL_SAMPLE} times); each costs the same turn.")
     emptied = sum(1 for s in summaries if not s[6])
     said["ended_by_empty_bag"] = round(emptied / n, 4)
     said["cubes_placed"] = round(sum(s[7] for s in summaries) / n, 2)

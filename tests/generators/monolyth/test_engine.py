@@ -230,8 +230,8 @@ def test_the_search_agent_looks_on_to_its_next_turn() -> None:
 
 
 def test_prophecies_in_play_are_priced_per_token_taken() -> None:
-    def game(*placed: tuple[int, bool]) -> tuple[object, ...]:
-        return (0, (), (), (), (), (), True, 0, placed)
+    def game(*placed: tuple[int, bool]) -> tuple[object, ...]:  # engine.summary's fields
+        return (0, (10, 0), (5, 0), (6, 4), (0, 0), (10, 8), True, 40, placed)
 
     games = [game((4, True), (8, True))] * 15 + [game((4, True), (8, False))] * 15 + [game((12, False))] * 5
     rows, spread = engine.prophecies_in_play(games)
@@ -241,3 +241,8 @@ def test_prophecies_in_play_are_priced_per_token_taken() -> None:
     assert spread == 1.0  # 12 was taken too rarely to count
     rows, spread = engine.prophecies_in_play([game((4, True), (6, True))] * 20 + [game((6, False))] * 20)
     assert spread == pytest.approx(4.0 / 3.0, abs=1e-3)  # 4 scores 4 a token, 6 scores 3
+    # the finding names the values that count, not one taken once
+    summaries = [game((4, True), (6, True))] * 20 + [game((6, False))] * 20 + [game((12, False))]
+    said, found = engine.insights(summaries, 2, [1])
+    finding = next(f for f in found if f.startswith("Prophecy tokens are not level"))
+    assert "a 4 scores 4.00" in finding and "a 6 3.00" in finding and "12" not in finding
