@@ -10,7 +10,6 @@ from generators.common.figures import Drawing, Fact, Figure, Histogram, Table
 from generators.common.grading import Tier
 from generators.common.words import plural
 from generators.monolyth.deck import EXACT, Card, Deck
-from generators.monolyth.measure import RUNS
 from generators.monolyth.structure import colour_rows, rows_of
 from generators.monolyth.verify import CardCheck, DeckCheck, bounded, tiers
 from solver.heightmap import Board, Step, Target
@@ -46,6 +45,8 @@ def summary(deck: Deck, check: DeckCheck, spec: Any = None) -> list[Figure]:
     if check.notes:
         out.append(Fact("on our scale", "; ".join(check.notes[:3]) + (" ..." if len(check.notes) > 3 else "") +
                         " (reported; --strict fails them)"))
+    from generators.monolyth.measure import RUNS  # here: help loads this module, and measure compiles
+
     n, exact = len(check.cards), bounded(check.cards)
     out.append(Fact("difficulty", f"expected turns to build each card when each turn offers four random pieces, "
                                   f"{RUNS} seeded games of the greedy player a card (one scale); its bound, the "

@@ -71,10 +71,11 @@ OPTIONS: tuple[Option, ...] = (
     choice("rule", RULES, CONTAIN, "when a build matches a card: `contain` (it reaches at least the card's heights) "
            "or `equal` (it is exactly the card where the card says); printed on every card"),
     switch("turn", True, "whether a build may match a card turned or mirrored (printed on every card)"),
-    Option("difficulty", _difficulty, COMPARABLE, "`comparable`: cards about as hard as each other, the run of "
-           "candidates round the median whose hardest and easiest are nearest (only one card is played a game); or "
-           "cards per tier: `any`, `thirds`, `ramp` (3:2:1), `easy`, `medium`, `hard`, or weights such as "
-           "`easy:2,medium:2,hard:1`", metavar="TARGET"),
+    Option("difficulty", _difficulty, COMPARABLE, "`comparable`: cards that come about as soon as each other in "
+           "play (only one is played a game): the candidates round the median difficulty are played for their pace, "
+           "the round of the first claim, and the run of them whose slowest and quickest are nearest is taken; or "
+           "cards per tier, by difficulty: `any`, `thirds`, `ramp` (3:2:1), `easy`, `medium`, `hard`, or weights "
+           "such as `easy:2,medium:2,hard:1`", metavar="TARGET"),
     whole("coloured", 0, "how many of the cards also ask for a colour: every cube of one side's wall in one colour "
           "of the pool (proved with the pieces' own colours and counts)", low=0, high=200),
     whole("prophecies", 20, "prophecy tokens in the box, their values shared out so that each value's tokens are "
