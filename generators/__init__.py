@@ -40,7 +40,8 @@ register(Game(
     "puzzle-temple", "Puzzle Temple",
     "Lock cards: a lock and six block sets (die faces 1-6), each proved to tile it.",
     rules="generators.puzzle_temple.rules", paper="print.puzzle_temple", plastic="cad.puzzle_temple",
-    mine="generators.puzzle_temple.mine", engine="generators.puzzle_temple.engine"))
+    mine="generators.puzzle_temple.mine", engine="generators.puzzle_temple.engine",
+    studio="generators.puzzle_temple.studio"))
 register(Game(
     "shifting-stones", "Shifting Stones",
     "Pattern cards: 3x3 windows of stone faces, points priced by exact difficulty.",

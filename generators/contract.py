@@ -23,6 +23,9 @@ member         where it lives                  what it is for
                                                played (its state, moves, hidden hands and
                                                scores), for simulated playtests
                                                (``generators.common.play`` runs them)
+``studio``     ``generators/<game>/studio.py`` optional: ``Studio``: the game's card
+                                               editor in ``templeforge studio`` (what the
+                                               page draws, a draft, the live proof)
 =============  ==============================  ==============================================
 
 A print or cad module may be a package split by job (cards, an answer key, paper pieces);
@@ -394,6 +397,33 @@ class Engine(Protocol):
         findings (sentences) for its ``findings``; ``({}, [])`` when the game asks none."""
 
 
+class Studio(Protocol):
+    """A game's card editor for ``templeforge studio``: ``generators/<game>/studio.py``.
+
+    The page is the same for every game: it draws what ``editor`` describes (a ``grid`` of
+    cells to paint, at most ``rows`` x ``columns``, and ``lists``: one list of names picked
+    from ``choices`` for each of ``names``, ``pick`` = [fewest, most]) and sends the
+    designer's draft, ``{"grid": [rows of "#" and "."], "lists": [[name, ...], ...]}``,
+    back to ``prove`` as they draw. The answer is JSON: ``verdict`` (``proved``, ``not
+    proved``, ``unknown`` or ``invalid``), a one-line ``headline`` and ``items``, each with a
+    ``label``, a ``status``, a ``text`` and an ``overlay`` of ``[row, column, letter]`` to
+    draw on the grid."""
+
+    def editor(self, deck: Any) -> dict[str, Any]:
+        """What the page draws for ``deck``'s cards (see above)."""
+
+    def draft(self, deck: Any, card_id: Any = None) -> dict[str, Any]:
+        """Card ``card_id`` as the page edits it (None: a new card's starting draft)."""
+
+    def prove(self, deck: Any, data: Mapping[str, Any], time_limit: float = 2.0) -> dict[str, Any]:
+        """The live answer for a draft (a malformed one: verdict ``invalid`` naming the
+        field); a limit gives ``unknown``, never a proof."""
+
+    def put(self, deck: Any, data: Mapping[str, Any], card_id: Any = None) -> Deck:
+        """The deck with the draft in place of card ``card_id`` (None: added), proofs left to
+        the verifier (raises ``RequestError`` naming the field at fault)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Game:
     """A game as the registry knows it: names and the paths of the modules it provides.
@@ -409,6 +439,7 @@ class Game:
             module's ``command`` is a click command or group.
         mine: the module implementing ``Miner`` ("" when the game mines no corpus).
         engine: the module implementing ``Engine`` ("" when the game is not played yet).
+        studio: the module implementing ``Studio`` ("" when the studio cannot edit its cards).
     """
 
     name: str
@@ -420,6 +451,7 @@ class Game:
     commands: tuple[tuple[str, str], ...] = ()
     mine: str = ""
     engine: str = ""
+    studio: str = ""
 
     def load_rules(self) -> Rules:
         """The game's rules module, imported now."""
@@ -428,6 +460,10 @@ class Game:
     def load_engine(self) -> Engine:
         """The game's rules engine, imported now (the game must have one)."""
         return cast(Engine, importlib.import_module(self.engine))
+
+    def load_studio(self) -> Studio:
+        """The game's studio module, imported now (the game must have one)."""
+        return cast(Studio, importlib.import_module(self.studio))
 
     def load_miner(self) -> Miner:
         """The game's miner module, imported now (the game must have one)."""

@@ -1,0 +1,55 @@
+"""What the studio's worker process computes, for any game with a ``studio`` module: a deck
+opened for the page, a draft proved, a draft saved into its deck (verified, and sealed
+when it verifies). Paths here are already checked by the server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+
+def _open(path: str) -> tuple[Any, Any, Any]:
+    from generators import open_deck
+
+    game, deck, _ = open_deck(path)
+    if not game.studio:
+        from generators.common.errors import RequestError
+
+        raise RequestError(f"{Path(path).name}: the studio cannot edit {game.title} cards yet")
+    return game, deck, game.load_studio()
+
+
+def deck(path: str) -> dict[str, Any]:
+    """The deck as the page shows it: its game, its editor and every card's draft."""
+    game, opened, studio = _open(path)
+    cards = [{"id": c.id, "draft": studio.draft(opened, c.id)} for c in opened.cards]
+    return {"game": game.name, "title": game.title, "editor": studio.editor(opened), "cards": cards,
+            "new": studio.draft(opened, None)}
+
+
+def prove(path: str, draft: dict[str, Any]) -> dict[str, Any]:
+    """The live answer for a draft of a card of the deck at ``path``."""
+    _, opened, studio = _open(path)
+    answer: dict[str, Any] = studio.prove(opened, draft)
+    return answer
+
+
+def save(path: str, card: Any, draft: dict[str, Any]) -> dict[str, Any]:
+    """The draft put in place of ``card`` (None: added) and the deck written through the
+    game's writer: sealed when the whole deck verifies, written unsealed (and the problems
+    said) when it does not, so no work is lost and nothing unproved is sealed."""
+    from generators.common.files import write_atomic
+    from generators.common.proof import sealed_text
+
+    game, opened, studio = _open(path)
+    rules = game.load_rules()
+    changed = studio.put(opened, draft, card)
+    check = rules.verify(changed)
+    if check.problems or check.unknown:
+        write_atomic(path, changed.dumps())
+        said = list(check.problems) or [f"{u.where}: not settled within the time limit" for u in check.unknown]
+        return {"saved": Path(path).name, "sealed": False, "problems": said[:20], "cards": len(changed.cards)}
+    done = rules.completed(changed, check)
+    write_atomic(path, sealed_text(game, done.dumps()))
+    return {"saved": Path(path).name, "sealed": True, "problems": [], "cards": len(done.cards),
+            "said": f"{check.counted} proved"}

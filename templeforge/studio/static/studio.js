@@ -1,0 +1,243 @@
+// Templeforge studio: one page for every game. It draws what the game's editor describes (a
+// grid to paint, lists of names to pick), sends each edit to /api/prove and shows the
+// answer; Save writes the card into its deck through the server. No game is named here.
+"use strict";
+
+const COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98", "#117a65", "#a04000", "#5d6d7e",
+                 "#cb4335", "#2e86c1", "#28b463", "#d68910"];
+const state = {path: null, deck: null, card: null, draft: null, undo: [], redo: [], edit: 0, shown: 0,
+               answer: null, dirty: false, timer: null};
+const $ = (id) => document.getElementById(id);
+
+async function call(url, body) {
+  const options = body === undefined ? {} : {method: "POST", body: JSON.stringify(body),
+                                             headers: {"Content-Type": "application/json"}};
+  const response = await fetch(url, options);
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+function say(text) { $("status").textContent = text; }
+
+async function loadFiles() {
+  const data = await call("/api/files");
+  const select = $("files");
+  select.innerHTML = "";
+  for (const f of data.files) {
+    const option = document.createElement("option");
+    option.value = f.path;
+    option.textContent = `${f.path} (${f.game}, ${f.cards} cards)${f.editable ? "" : " - not editable yet"}`;
+    option.disabled = !f.editable;
+    select.appendChild(option);
+  }
+  if (!data.files.length) { say(`no deck files under ${data.folder}`); return; }
+  const wanted = new URLSearchParams(location.search).get("deck");
+  const first = data.files.find((f) => f.editable && (!wanted || f.path === wanted)) || data.files.find((f) => f.editable);
+  if (first) { select.value = first.path; await openDeck(first.path); }
+}
+
+async function openDeck(path) {
+  if (state.dirty && !confirm("Leave the unsaved card?")) { $("files").value = state.path; return; }
+  say(`opening ${path}`);
+  state.deck = await call(`/api/deck?path=${encodeURIComponent(path)}`);
+  state.path = path;
+  $("deck-title").textContent = `${state.deck.title}: ${state.deck.cards.length} cards`;
+  const list = $("cards");
+  list.innerHTML = "";
+  for (const c of state.deck.cards) {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = `Card ${c.id}`;
+    b.dataset.card = c.id;
+    b.onclick = () => openCard(c.id);
+    li.appendChild(b);
+    list.appendChild(li);
+  }
+  say(`${path}`);
+  if (state.deck.cards.length) openCard(state.deck.cards[0].id, true); else openCard(null, true);
+}
+
+function openCard(id, force) {
+  if (!force && state.dirty && !confirm("Leave the unsaved card?")) return;
+  const card = id === null ? null : state.deck.cards.find((c) => String(c.id) === String(id));
+  state.card = card ? card.id : null;
+  state.draft = JSON.parse(JSON.stringify(card ? card.draft : state.deck.new));
+  state.undo = []; state.redo = []; state.dirty = false; state.shown = 0;
+  for (const b of $("cards").querySelectorAll("button")) b.classList.toggle("current", b.dataset.card === String(id));
+  $("card-title").textContent = card ? `Card ${card.id}` : "New card";
+  $("help").textContent = state.deck.editor.help || "";
+  $("saved").textContent = "";
+  $("editor").hidden = false;
+  draw();
+  prove();
+}
+
+function change(edit) {
+  state.undo.push(JSON.stringify(state.draft));
+  state.redo = [];
+  edit(state.draft);
+  state.dirty = true;
+  $("saved").textContent = "not saved";
+  draw();
+  clearTimeout(state.timer);
+  state.timer = setTimeout(prove, 120);
+}
+
+function step(from, to) {
+  if (!from.length) return;
+  to.push(JSON.stringify(state.draft));
+  state.draft = JSON.parse(from.pop());
+  state.dirty = true;
+  draw();
+  prove();
+}
+
+function gridSize() {
+  const g = state.deck.editor.grid;
+  return [g.rows, g.columns];
+}
+
+function cellOn(r, c) {
+  const row = state.draft.grid[r] || "";
+  return row[c] === "#";
+}
+
+function setCell(draft, r, c, on) {
+  const [rows, columns] = gridSize();
+  const grid = [];
+  for (let i = 0; i < rows; i++) grid.push((draft.grid[i] || "").padEnd(columns, ".").split(""));
+  grid[r][c] = on ? "#" : ".";
+  // trim empty rows and columns at the bottom and right (the card's frame stays top-left)
+  let text = grid.map((row) => row.join(""));
+  while (text.length && !text[text.length - 1].includes("#")) text.pop();
+  const width = Math.max(0, ...text.map((row) => row.lastIndexOf("#") + 1));
+  draft.grid = text.map((row) => row.slice(0, width));
+}
+
+let painting = null;
+
+function draw() {
+  const e = state.deck.editor;
+  $("grid-label").textContent = e.grid.label;
+  $("lists-label").textContent = `${e.lists.label}s: pick ${e.lists.pick[0]}-${e.lists.pick[1]}`;
+  const [rows, columns] = gridSize();
+  const grid = $("grid");
+  grid.style.gridTemplateColumns = `repeat(${columns}, 42px)`;
+  grid.innerHTML = "";
+  const overlay = {};
+  const item = state.answer && state.answer.items && state.answer.items[state.shown];
+  const letters = [];
+  if (item && item.overlay) for (const [r, c, letter] of item.overlay) {
+    overlay[`${r},${c}`] = letter;
+    if (!letters.includes(letter)) letters.push(letter);
+  }
+  for (let r = 0; r < rows; r++) for (let c = 0; c < columns; c++) {
+    const cell = document.createElement("div");
+    cell.className = "cell" + (cellOn(r, c) ? " on" : "");
+    cell.dataset.r = r; cell.dataset.c = c;
+    const letter = cellOn(r, c) ? overlay[`${r},${c}`] : undefined;
+    if (letter) { cell.textContent = letter; cell.style.background = COLOURS[letters.indexOf(letter) % COLOURS.length]; }
+    cell.onmousedown = (ev) => { ev.preventDefault(); painting = !cellOn(r, c); change((d) => setCell(d, r, c, painting)); };
+    cell.onmouseenter = () => { if (painting !== null && cellOn(r, c) !== painting) change((d) => setCell(d, r, c, painting)); };
+    grid.appendChild(cell);
+  }
+  const lists = $("lists");
+  lists.innerHTML = "";
+  e.lists.names.forEach((name, i) => {
+    const box = document.createElement("div");
+    box.className = "item" + (i === state.shown ? " shown" : "");
+    box.dataset.i = i;
+    const answer = state.answer && state.answer.items ? state.answer.items[i] : null;
+    const head = document.createElement("div");
+    head.className = "head";
+    head.innerHTML = `<strong>${e.lists.label} ${name}</strong>`;
+    const status = document.createElement("span");
+    status.className = "status " + (answer ? answer.status : "");
+    status.textContent = answer ? answer.status : "...";
+    head.appendChild(status);
+    box.appendChild(head);
+    const chips = document.createElement("div");
+    chips.className = "chips";
+    for (const choice of e.lists.choices) {
+      const chip = document.createElement("button");
+      chip.type = "button";
+      const on = (state.draft.lists[i] || []).includes(choice);
+      chip.className = "chip" + (on ? " on" : "");
+      chip.textContent = choice;
+      chip.dataset.name = choice;
+      chip.onclick = (ev) => {
+        ev.stopPropagation();
+        change((d) => {
+          const list = d.lists[i] || [];
+          d.lists[i] = list.includes(choice) ? list.filter((x) => x !== choice) : list.concat([choice]);
+        });
+      };
+      chips.appendChild(chip);
+    }
+    box.appendChild(chips);
+    const text = document.createElement("div");
+    text.className = "text";
+    text.textContent = answer ? answer.text : "";
+    box.appendChild(text);
+    box.onclick = () => { state.shown = i; draw(); };
+    lists.appendChild(box);
+  });
+  $("undo").disabled = !state.undo.length;
+  $("redo").disabled = !state.redo.length;
+}
+
+async function prove() {
+  const edit = ++state.edit;
+  $("verdict").dataset.verdict = "working";
+  $("verdict").textContent = "proving...";
+  try {
+    const answer = await call("/api/prove", {path: state.path, draft: state.draft, edit});
+    if (answer.edit !== edit || edit !== state.edit) return; // a newer edit is on its way
+    state.answer = answer;
+    $("verdict").dataset.verdict = answer.verdict;
+    $("verdict").textContent = answer.verdict;
+    $("headline").textContent = answer.headline;
+    draw();
+  } catch (err) {
+    if (edit === state.edit) { $("verdict").dataset.verdict = "invalid"; $("verdict").textContent = err.message; }
+  }
+}
+
+async function save() {
+  $("save").disabled = true;
+  $("saved").textContent = "saving: the whole deck is verified...";
+  try {
+    const answer = await call("/api/save", {path: state.path, card: state.card, draft: state.draft});
+    state.dirty = false;
+    $("saved").textContent = answer.sealed
+      ? `saved and sealed: ${answer.said}`
+      : `saved, not sealed: ${answer.problems[0] || "not verified"}`;
+    $("saved").dataset.sealed = answer.sealed;
+    const keep = state.card;
+    const cards = answer.cards;
+    await openDeck(state.path);
+    openCard(keep === null ? state.deck.cards[cards - 1].id : keep, true);
+    $("saved").textContent = answer.sealed ? `saved and sealed: ${answer.said}` : `saved, not sealed: ${answer.problems[0] || ""}`;
+    $("saved").dataset.sealed = answer.sealed;
+  } catch (err) {
+    $("saved").textContent = `not saved: ${err.message}`;
+  } finally {
+    $("save").disabled = false;
+  }
+}
+
+document.addEventListener("mouseup", () => { painting = null; });
+document.addEventListener("keydown", (ev) => {
+  if (!(ev.ctrlKey || ev.metaKey)) return;
+  if (ev.key === "z") { ev.preventDefault(); step(state.undo, state.redo); }
+  if (ev.key === "y") { ev.preventDefault(); step(state.redo, state.undo); }
+});
+window.addEventListener("beforeunload", (ev) => { if (state.dirty) { ev.preventDefault(); ev.returnValue = ""; } });
+$("files").onchange = (ev) => openDeck(ev.target.value);
+$("new-card").onclick = () => openCard(null);
+$("undo").onclick = () => step(state.undo, state.redo);
+$("redo").onclick = () => step(state.redo, state.undo);
+$("save").onclick = save;
+loadFiles().catch((err) => say(err.message));

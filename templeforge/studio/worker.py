@@ -1,0 +1,114 @@
+"""The studio's computing process: proofs run outside the server, so the page never waits on
+a frozen server, and a newer edit stops the older proof.
+
+``Runner`` keeps one warm worker process (its imports done once). ``run`` sends it a job and
+waits for the answer; a ``run`` that arrives while another is computing ends the older one
+(its process is killed and a fresh one started), which then answers ``None``: superseded.
+A job that passes its deadline is stopped the same way and answers ``None`` too; the caller
+says which. Jobs are ``(module, function, args)``: a function of the game's studio module,
+called with its arguments in the worker.
+"""
+
+from __future__ import annotations
+
+import importlib
+import multiprocessing
+import threading
+import time
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from typing import Any
+
+Job = tuple[str, str, tuple[Any, ...]]
+
+
+def _serve(conn: Connection) -> None:
+    """The worker's loop: a job in, its answer (or the error's message) out."""
+    while True:
+        try:
+            module, function, args = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            answer: Any = ("ok", getattr(importlib.import_module(module), function)(*args))
+        except Exception as err:  # the server turns it into one line for the page
+            answer = ("error", f"{type(err).__name__}: {err}")
+        conn.send(answer)
+
+
+def warm(module: str) -> bool:
+    """Import ``module`` (a game's studio module and what it loads), so the first proof is quick."""
+    importlib.import_module(module)
+    return True
+
+
+class Runner:
+    """One worker process, its jobs one at a time, the newest first (see the module docstring)."""
+
+    def __init__(self, start: Callable[[Connection], None] = _serve) -> None:
+        self._target = start
+        self._lock = threading.Lock()
+        self._process: Any = None
+        self._conn: Connection | None = None
+        self._job = 0  # the number of the newest job; an older one is superseded
+        self._busy = False
+
+    def _spawn(self) -> None:
+        context = multiprocessing.get_context("spawn")
+        parent, child = context.Pipe()
+        process = context.Process(target=self._target, args=(child,), daemon=True, name="templeforge-studio")
+        process.start()
+        child.close()
+        self._process, self._conn = process, parent
+
+    def _kill(self) -> None:
+        if self._process is not None:
+            self._process.kill()
+            self._process.join()
+        if self._conn is not None:
+            self._conn.close()
+        self._process, self._conn, self._busy = None, None, False
+
+    def run(self, job: Job, deadline: float, polite: bool = False) -> tuple[str, Any] | None:
+        """The job's answer, ``("ok", value)`` or ``("error", message)``; None when a newer
+        job or ``deadline`` seconds stopped it. A ``polite`` job (a warm-up) stops no one:
+        it answers None at once when the worker is busy."""
+        with self._lock:
+            if polite and self._busy:
+                return None
+            self._job += 1
+            mine = self._job
+            if self._busy:
+                self._kill()
+            if self._process is None or not self._process.is_alive():
+                self._kill()
+                self._spawn()
+            conn = self._conn
+            assert conn is not None
+            conn.send(job)
+            self._busy = True
+        ends = time.monotonic() + deadline
+        while True:
+            try:
+                ready = conn.poll(0.02)
+            except (EOFError, OSError):
+                return None  # killed by a newer job
+            with self._lock:
+                if self._job != mine:
+                    return None
+                if ready:
+                    try:
+                        answer: tuple[str, Any] = conn.recv()
+                    except (EOFError, OSError):
+                        self._kill()
+                        return ("error", "the worker process ended")
+                    self._busy = False
+                    return answer
+                if time.monotonic() > ends:
+                    self._kill()
+                    return None
+
+    def close(self) -> None:
+        with self._lock:
+            self._job += 1
+            self._kill()

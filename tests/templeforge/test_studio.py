@@ -1,0 +1,254 @@
+"""``templeforge studio``: the token, the paths, the live proofs and saving, through the
+server's routes, and a designer's session in headless Chromium (draw a lock, see it proved,
+save, and ``templeforge verify`` accepts the file)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.templeforge.browser import CHROMIUM
+
+DATA = Path(__file__).parents[1] / "data"
+SAMPLE = DATA / "puzzle-temple-3-seed-11.json"
+CHROMEDRIVER = shutil.which("chromedriver")
+
+# a lock of 2x5 and six faces that tile it (found with the studio's own proof)
+FACES = [["I3", "L3", "I4"], ["I2", "I3", "L"], ["I2", "O4", "L4"], ["I2", "I4", "L4"], ["I2", "I3", "P"],
+         ["I3", "L3", "L4"]]
+LOCK = ["#####", "#####"]
+
+
+def hand_written(folder: Path) -> Path:
+    """A designer's deck: the sample's blocks and its first card, without proofs or parameters."""
+    data = json.loads(SAMPLE.read_text("utf-8"))
+    first = data["cards"][0]
+    deck = {"format": data["format"], "game": data["game"], "blocks": data["blocks"],
+            "cards": [{"id": 1, "lock": first["lock"],
+                       "faces": [{"die": f["die"], "blocks": f["blocks"]} for f in first["faces"]]}]}
+    path = folder / "mine.json"
+    path.write_text(json.dumps(deck, indent=1), "utf-8")
+    return path
+
+
+@pytest.fixture()
+def client(tmp_path: Path) -> Iterator[Any]:
+    from starlette.testclient import TestClient
+
+    from templeforge.studio.server import application
+
+    hand_written(tmp_path)
+    shutil.copy(SAMPLE, tmp_path / "generated.json")
+    (tmp_path / "notes.json").write_text("[1, 2]", "utf-8")
+    with TestClient(application(tmp_path, "secret")) as c:
+        yield c
+
+
+def test_every_route_refuses_a_request_without_the_token(client: Any) -> None:
+    for method, url in (("get", "/"), ("get", "/static/studio.js"), ("get", "/api/files"),
+                        ("get", "/api/deck?path=mine.json"), ("post", "/api/prove"), ("post", "/api/save")):
+        assert getattr(client, method)(url).status_code == 403, url
+        assert getattr(client, method)(url, headers={"X-Studio-Token": "wrong"}).status_code == 403, url
+
+
+def test_the_first_page_sets_the_cookie_the_page_then_calls_with(client: Any) -> None:
+    page = client.get("/?token=secret")
+    assert page.status_code == 200 and "studio.js" in page.text
+    files = client.get("/api/files").json()["files"]  # the cookie alone now
+    assert [f["path"] for f in files] == ["generated.json", "mine.json"]  # notes.json is not a deck
+    assert all(f["editable"] and f["game"] == "Puzzle Temple" for f in files)
+
+
+@pytest.mark.parametrize("path", ["../mine.json", "/etc/passwd.json", "sub/../../x.json", "mine.txt", 7])
+def test_only_deck_files_under_the_folder_are_read_or_written(client: Any, path: Any) -> None:
+    headers = {"X-Studio-Token": "secret"}
+    answer = client.post("/api/prove", headers=headers, json={"path": path, "draft": {"grid": [], "lists": []}})
+    assert answer.status_code == 400 and "path" in answer.json()["error"]
+    saved = client.post("/api/save", headers=headers, json={"path": path, "card": None, "draft": {}})
+    assert saved.status_code == 400
+
+
+def test_a_body_too_large_is_refused(client: Any) -> None:
+    answer = client.post("/api/prove", headers={"X-Studio-Token": "secret"},
+                         content=b'{"path": "mine.json", "pad": "' + b"x" * 70_000 + b'"}')
+    assert answer.status_code == 413
+
+
+def test_a_draft_is_proved_face_by_face_with_a_solution_to_draw(client: Any) -> None:
+    headers = {"X-Studio-Token": "secret"}
+    deck = client.get("/api/deck?path=mine.json", headers=headers).json()
+    assert deck["editor"]["lists"]["choices"][:3] == ["I2", "I3", "L3"]
+    draft = {"grid": LOCK, "lists": FACES}
+    answer = client.post("/api/prove", headers=headers, json={"path": "mine.json", "draft": draft, "edit": 4}).json()
+    assert answer["verdict"] == "proved" and answer["edit"] == 4
+    assert [i["status"] for i in answer["items"]] == ["solved"] * 6
+    first = answer["items"][0]
+    assert first["solutions"] == 4 and not first["unique"]
+    assert sorted((r, c) for r, c, _ in first["overlay"]) == [(r, c) for r in range(2) for c in range(5)]
+    # a face whose blocks cannot tile the lock: the solver's proof, not a guess
+    draft["lists"] = [["I2", "O4", "T4"]] + FACES[1:]
+    answer = client.post("/api/prove", headers=headers, json={"path": "mine.json", "draft": draft}).json()
+    assert answer["verdict"] == "not proved"
+    assert answer["items"][0]["status"] == "unsolvable" and "cannot be solved" in answer["items"][0]["text"]
+    # one the editor cannot read: the field named
+    answer = client.post("/api/prove", headers=headers, json={"path": "mine.json",
+                                                                "draft": {"grid": ["#x"], "lists": FACES}}).json()
+    assert answer["verdict"] == "invalid" and answer["headline"].startswith("grid:")
+
+
+def test_a_generated_decks_rules_are_shown_as_the_designer_draws(client: Any) -> None:
+    headers = {"X-Studio-Token": "secret"}
+    deck = client.get("/api/deck?path=generated.json", headers=headers).json()
+    draft = deck["cards"][0]["draft"]
+    draft["lists"][0], draft["lists"][5] = draft["lists"][5], draft["lists"][0]  # hardest face first
+    answer = client.post("/api/prove", headers=headers, json={"path": "generated.json", "draft": draft}).json()
+    assert answer["verdict"] == "not proved"
+    assert "face 1 (difficulty 5.77) is harder than face 2" in answer["headline"]
+
+
+def test_a_saved_card_is_verified_and_sealed_and_a_failing_one_is_kept_unsealed(client: Any, tmp_path: Path) -> None:
+    from generators.common import seal
+    from generators.common.proof import verifier
+    from generators.puzzle_temple import rules
+
+    headers = {"X-Studio-Token": "secret"}
+    answer = client.post("/api/save", headers=headers,
+                         json={"path": "mine.json", "card": None, "draft": {"grid": LOCK, "lists": FACES}}).json()
+    assert answer["sealed"] and answer["cards"] == 2
+    data = json.loads((tmp_path / "mine.json").read_text("utf-8"))
+    from generators import GAMES
+
+    assert seal.state(data, verifier(rules, GAMES["puzzle-temple"])) is seal.State.HOLDS
+    assert data["cards"][1]["faces"][0]["solutions"] == 4  # the proofs written in
+    bad = {"grid": LOCK, "lists": [["I2", "O4", "T4"]] + FACES[1:]}
+    answer = client.post("/api/save", headers=headers, json={"path": "mine.json", "card": 2, "draft": bad}).json()
+    assert not answer["sealed"] and "card 2, face 1: cannot be solved" in answer["problems"][0]
+    data = json.loads((tmp_path / "mine.json").read_text("utf-8"))
+    assert "seal" not in data and data["cards"][1]["faces"][0]["blocks"] == ["I2", "O4", "T4"]
+
+
+def test_a_newer_proof_stops_the_older_one() -> None:
+    import threading
+
+    from templeforge.studio.worker import Runner
+
+    runner = Runner()
+    try:
+        assert runner.run(("time", "sleep", (0,)), 60) == ("ok", None)  # warm
+        answers: list[Any] = []
+        slow = threading.Thread(target=lambda: answers.append(runner.run(("time", "sleep", (60,)), 120)))
+        slow.start()
+        while not runner._busy:  # the slow job is in the worker
+            time.sleep(0.01)
+        assert runner.run(("math", "factorial", (5,)), 60) == ("ok", 120)
+        slow.join()
+        assert answers == [None]  # superseded, not waited for
+        assert runner.run(("math", "sqrt", (-1,)), 60) == ("error", "ValueError: math domain error")
+    finally:
+        runner.close()
+
+
+def test_the_command_refuses_a_missing_target_in_one_line(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "templeforge", "studio", str(tmp_path / "none.json"),
+                           "--no-browser"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"templeforge: error: {tmp_path / 'none.json'}: no such deck file or folder"
+
+
+@pytest.fixture()
+def studio(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """The studio on a designer's deck, as the command starts it: its address and the deck."""
+    deck = hand_written(tmp_path)
+    process = subprocess.Popen([sys.executable, "-m", "templeforge", "studio", str(deck), "--no-browser"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        first = process.stdout.readline()
+        assert first.startswith("studio: http://127.0.0.1:"), first + (process.stderr.read() if process.stderr else "")
+        yield first.split(" ", 1)[1].strip(), deck
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+@pytest.mark.skipif(CHROMIUM is None or CHROMEDRIVER is None,
+                    reason="needs Chromium and its driver (Debian: apt-get install chromium chromium-driver); "
+                           ".ci/run installs them")
+def test_a_designer_draws_a_lock_sees_it_proved_saves_and_verify_accepts_the_file(
+        studio: tuple[str, Path], tmp_path: Path) -> None:
+    from selenium import webdriver
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    url, deck = studio
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM  # type: ignore[assignment]
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900"):
+        options.add_argument(flag)
+    browser = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    wait = WebDriverWait(browser, 120)  # a busy machine: the answer's time is not what is tested
+
+    def click(css: str) -> None:  # the page redraws on every answer: find the element again if it went
+        for _ in range(20):
+            try:
+                browser.find_element(By.CSS_SELECTOR, css).click()
+                return
+            except StaleElementReferenceException:
+                time.sleep(0.05)
+        raise AssertionError(f"{css}: kept going stale")
+
+    def verdict(text: str) -> None:
+        wait.until(lambda b: b.find_element(By.ID, "verdict").get_attribute("data-verdict") == text)
+
+    try:
+        browser.get(url)
+        verdict("proved")  # card 1 of the file, proved on opening
+        assert "6 of 6 faces proved solvable" in browser.find_element(By.ID, "headline").text
+        click("#new-card")
+        start = browser.execute_script("return state.draft.grid")
+        for r, row in enumerate(start):  # clear the starting lock
+            for c, x in enumerate(row):
+                if x == "#":
+                    click(f'#grid .cell[data-r="{r}"][data-c="{c}"]')
+        for r, row in enumerate(LOCK):
+            for c, x in enumerate(row):
+                if x == "#":
+                    click(f'#grid .cell[data-r="{r}"][data-c="{c}"]')
+        for i, blocks in enumerate(FACES):
+            for name in blocks:
+                click(f'#lists .item[data-i="{i}"] .chip[data-name="{name}"]')
+        verdict("proved")
+        statuses = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#lists .item .status")]
+        assert statuses == ["solved"] * 6
+        letters = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#grid .cell.on")]
+        assert len(letters) == 10 and all(letters)  # face 1's solution drawn over the lock
+        browser.save_screenshot(str(tmp_path / "studio.png"))
+        # an edit that makes a face unsolvable is shown as such
+        first = '#lists .item[data-i="0"] .chip[data-name="{}"]'
+        for name in ("L3", "I4", "I2", "O4", "T4"):
+            click(first.format(name))
+        verdict("not proved")
+        assert browser.find_element(By.CSS_SELECTOR, '#lists .item[data-i="0"] .status').text == "unsolvable"
+        for _ in range(5):  # undone, one step at a time, to face 1's tiling blocks
+            click("#undo")
+        verdict("proved")
+        assert browser.execute_script("return state.draft.lists[0]") == FACES[0]
+        click("#save")
+        wait.until(lambda b: b.find_element(By.ID, "saved").get_attribute("data-sealed") == "true")
+    finally:
+        browser.quit()
+    done = subprocess.run([sys.executable, "-m", "templeforge", "verify", str(deck)], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    saved = json.loads(deck.read_text("utf-8"))
+    assert [c["id"] for c in saved["cards"]] == [1, 2] and saved["cards"][1]["lock"] == LOCK
