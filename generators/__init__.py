@@ -47,7 +47,7 @@ register(Game(
     "Pattern cards: 3x3 windows of stone faces, points priced by exact difficulty.",
     rules="generators.shifting_stones.rules", paper="print.shifting_stones", plastic="cad.shifting_stones",
     commands=(("stones", "templeforge.games.shifting_stones"),), mine="generators.shifting_stones.mine",
-    engine="generators.shifting_stones.engine"))
+    engine="generators.shifting_stones.engine", studio="generators.shifting_stones.studio"))
 register(Game(
     "monolyth", "Monolyth",
     "Structure cards: target shapes on the 4x4 board, proved buildable in order, priced by expected turns.",

@@ -415,9 +415,11 @@ class Studio(Protocol):
     def draft(self, deck: Any, card_id: Any = None) -> dict[str, Any]:
         """Card ``card_id`` as the page edits it (None: a new card's starting draft)."""
 
-    def prove(self, deck: Any, data: Mapping[str, Any], time_limit: float = 2.0) -> dict[str, Any]:
-        """The live answer for a draft (a malformed one: verdict ``invalid`` naming the
-        field); a limit gives ``unknown``, never a proof."""
+    def prove(self, deck: Any, data: Mapping[str, Any], card_id: Any = None,
+              time_limit: float = 2.0) -> dict[str, Any]:
+        """The live answer for a draft of card ``card_id`` (None: a new card; the deck's
+        other cards are what it is compared with); a malformed one: verdict ``invalid``
+        naming the field; a limit gives ``unknown``, never a proof."""
 
     def put(self, deck: Any, data: Mapping[str, Any], card_id: Any = None) -> Deck:
         """The deck with the draft in place of card ``card_id`` (None: added), proofs left to

@@ -86,8 +86,9 @@ def _new_id(deck: Deck) -> Any:
     return max(numbers, default=0) + 1
 
 
-def prove(deck: Deck, data: Mapping[str, Any], time_limit: float = 2.0) -> dict[str, Any]:
-    """Every face of the drafted card proved now (see the module docstring)."""
+def prove(deck: Deck, data: Mapping[str, Any], card_id: Any = None, time_limit: float = 2.0) -> dict[str, Any]:
+    """Every face of the drafted card (of card ``card_id``, None: a new one) proved now
+    (see the module docstring)."""
     from generators.common import grading
     from generators.puzzle_temple.verify import check_face, tier_scale
 

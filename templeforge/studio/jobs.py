@@ -27,10 +27,10 @@ def deck(path: str) -> dict[str, Any]:
             "new": studio.draft(opened, None)}
 
 
-def prove(path: str, draft: dict[str, Any]) -> dict[str, Any]:
-    """The live answer for a draft of a card of the deck at ``path``."""
+def prove(path: str, card: Any, draft: dict[str, Any]) -> dict[str, Any]:
+    """The live answer for a draft of card ``card`` (None: a new one) of the deck at ``path``."""
     _, opened, studio = _open(path)
-    answer: dict[str, Any] = studio.prove(opened, draft)
+    answer: dict[str, Any] = studio.prove(opened, draft, card)
     return answer
 
 

@@ -160,7 +160,11 @@ def application(folder: Path, token: str) -> Starlette:
         path = deck_path(folder, data.get("path"))
         if not isinstance(data.get("draft"), dict):
             raise Refused(400, "draft: expected the card as the editor describes it")
-        answer = await compute(prover, ("templeforge.studio.jobs", "prove", (str(path), data["draft"])), PROVE_DEADLINE)
+        card = data.get("card")
+        if card is not None and not isinstance(card, (int, str)):
+            raise Refused(400, "card: expected a card id or null for a new card")
+        job = ("templeforge.studio.jobs", "prove", (str(path), card, data["draft"]))
+        answer = await compute(prover, job, PROVE_DEADLINE)
         if answer is None:
             return JSONResponse({"verdict": "superseded", "headline": "stopped: a newer edit came first, or "
                                                                       f"it took over {PROVE_DEADLINE:.0f} s",

@@ -4,6 +4,7 @@ save, and ``templeforge verify`` accepts the file)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import subprocess
@@ -39,6 +40,15 @@ def hand_written(folder: Path) -> Path:
     return path
 
 
+def stones_deck(folder: Path) -> Path:
+    """A designer's pattern deck: two windows of the published stones, no points."""
+    deck = {"format": "templeforge.deck/1", "game": "shifting-stones",
+            "cards": [{"id": 1, "window": [["Tree"], ["Horse"]]}, {"id": 2, "window": [["Sun", "any", "Fish"]]}]}
+    path = folder / "stones.json"
+    path.write_text(json.dumps(deck, indent=1), "utf-8")
+    return path
+
+
 @pytest.fixture()
 def client(tmp_path: Path) -> Iterator[Any]:
     from starlette.testclient import TestClient
@@ -46,6 +56,7 @@ def client(tmp_path: Path) -> Iterator[Any]:
     from templeforge.studio.server import application
 
     hand_written(tmp_path)
+    stones_deck(tmp_path)
     shutil.copy(SAMPLE, tmp_path / "generated.json")
     (tmp_path / "notes.json").write_text("[1, 2]", "utf-8")
     with TestClient(application(tmp_path, "secret")) as c:
@@ -63,8 +74,9 @@ def test_the_first_page_sets_the_cookie_the_page_then_calls_with(client: Any) ->
     page = client.get("/?token=secret")
     assert page.status_code == 200 and "studio.js" in page.text
     files = client.get("/api/files").json()["files"]  # the cookie alone now
-    assert [f["path"] for f in files] == ["generated.json", "mine.json"]  # notes.json is not a deck
-    assert all(f["editable"] and f["game"] == "Puzzle Temple" for f in files)
+    assert [f["path"] for f in files] == ["generated.json", "mine.json", "stones.json"]  # notes.json: not a deck
+    assert [f["game"] for f in files] == ["Puzzle Temple", "Puzzle Temple", "Shifting Stones"]
+    assert all(f["editable"] for f in files)
 
 
 @pytest.mark.parametrize("path", ["../mine.json", "/etc/passwd.json", "sub/../../x.json", "mine.txt", 7])
@@ -135,6 +147,38 @@ def test_a_saved_card_is_verified_and_sealed_and_a_failing_one_is_kept_unsealed(
     assert "seal" not in data and data["cards"][1]["faces"][0]["blocks"] == ["I2", "O4", "T4"]
 
 
+def test_a_pattern_is_measured_as_it_is_painted_and_saved_with_its_measures(client: Any, tmp_path: Path) -> None:
+    headers = {"X-Studio-Token": "secret"}
+    deck = client.get("/api/deck?path=stones.json", headers=headers).json()
+    palette = {p["label"]: p["code"] for p in deck["editor"]["grid"]["palette"]}
+    assert list(palette)[:3] == ["Sun", "Moon", "Fish"] and palette["any face"] == "*"
+    assert deck["cards"][1]["draft"] == {"grid": [palette["Sun"] + "*" + palette["Fish"]]}
+
+    def prove(grid: list[str], card: Any = None) -> dict[str, Any]:
+        return client.post("/api/prove", headers=headers, json={"path": "stones.json", "card": card,
+                                                                "draft": {"grid": grid}}).json()
+
+    # card 2 measured as itself, and the same window as a new card: it asks for what card 2 does
+    assert prove(deck["cards"][1]["draft"]["grid"], 2)["verdict"] == "proved"
+    again = prove(deck["cards"][1]["draft"]["grid"])
+    assert again["verdict"] == "not proved" and "card 2 asks for the same thing" in again["items"][1]["text"]
+    # a place left empty inside the window is a stone of any face: the same window again
+    assert "card 2 asks" in prove([palette["Sun"] + "." + palette["Fish"]])["items"][1]["text"]
+    # the two faces of one stone cannot both show: the reason, not a number
+    assert "2 Sun/Moon tiles face up, the set has 1" in prove([palette["Sun"] + palette["Moon"]])["headline"]
+    fish = palette["Fish"]
+    answer = prove([fish + "." + fish])
+    assert answer["verdict"] == "proved" and answer["headline"].startswith("worth ")
+    assert "actions from a random grid on average" in answer["items"][0]["text"]
+    assert answer["items"][1]["label"] == "Nearest"
+    saved = client.post("/api/save", headers=headers,
+                        json={"path": "stones.json", "card": None, "draft": {"grid": [fish + "." + fish]}}).json()
+    assert saved["sealed"], saved
+    data = json.loads((tmp_path / "stones.json").read_text("utf-8"))
+    assert data["cards"][2]["window"] == [["Fish", "any", "Fish"]]
+    assert all("points" in c and "difficulty" in c for c in data["cards"])  # measured and priced on saving
+
+
 def test_a_newer_proof_stops_the_older_one() -> None:
     import threading
 
@@ -163,92 +207,150 @@ def test_the_command_refuses_a_missing_target_in_one_line(tmp_path: Path) -> Non
     assert done.stderr.strip() == f"templeforge: error: {tmp_path / 'none.json'}: no such deck file or folder"
 
 
-@pytest.fixture()
-def studio(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    """The studio on a designer's deck, as the command starts it: its address and the deck."""
-    deck = hand_written(tmp_path)
+@contextlib.contextmanager
+def serving(deck: Path) -> Iterator[str]:
+    """The studio on ``deck``, as the command starts it: its address."""
     process = subprocess.Popen([sys.executable, "-m", "templeforge", "studio", str(deck), "--no-browser"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert process.stdout is not None
         first = process.stdout.readline()
         assert first.startswith("studio: http://127.0.0.1:"), first + (process.stderr.read() if process.stderr else "")
-        yield first.split(" ", 1)[1].strip(), deck
+        yield first.split(" ", 1)[1].strip()
     finally:
         process.terminate()
         process.wait(timeout=30)
 
 
-@pytest.mark.skipif(CHROMIUM is None or CHROMEDRIVER is None,
-                    reason="needs Chromium and its driver (Debian: apt-get install chromium chromium-driver); "
-                           ".ci/run installs them")
-def test_a_designer_draws_a_lock_sees_it_proved_saves_and_verify_accepts_the_file(
-        studio: tuple[str, Path], tmp_path: Path) -> None:
+@pytest.fixture()
+def browser() -> Iterator[Any]:
+    """Headless Chromium through its driver."""
     from selenium import webdriver
-    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
 
-    url, deck = studio
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM  # type: ignore[assignment]
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900"):
         options.add_argument(flag)
-    browser = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    wait = WebDriverWait(browser, 120)  # a busy machine: the answer's time is not what is tested
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
 
-    def click(css: str) -> None:  # the page redraws on every answer: find the element again if it went
+
+class Page:
+    """What a test does on the studio's page: click (again if the page redrew the element) and
+    wait for a verdict (as long as a busy machine needs: the answer's time is not tested)."""
+
+    def __init__(self, driver: Any) -> None:
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        self.driver = driver
+        self.wait = WebDriverWait(driver, 120)
+
+    def click(self, css: str) -> None:
+        from selenium.common.exceptions import StaleElementReferenceException
+        from selenium.webdriver.common.by import By
+
         for _ in range(20):
             try:
-                browser.find_element(By.CSS_SELECTOR, css).click()
+                self.driver.find_element(By.CSS_SELECTOR, css).click()
                 return
             except StaleElementReferenceException:
                 time.sleep(0.05)
         raise AssertionError(f"{css}: kept going stale")
 
-    def verdict(text: str) -> None:
-        wait.until(lambda b: b.find_element(By.ID, "verdict").get_attribute("data-verdict") == text)
+    def texts(self, css: str) -> list[str]:
+        from selenium.webdriver.common.by import By
 
-    try:
+        return [e.text for e in self.driver.find_elements(By.CSS_SELECTOR, css)]
+
+    def verdict(self, text: str) -> None:
+        from selenium.webdriver.common.by import By
+
+        self.wait.until(lambda d: d.find_element(By.ID, "verdict").get_attribute("data-verdict") == text)
+
+    def saved(self) -> None:
+        from selenium.webdriver.common.by import By
+
+        self.wait.until(lambda d: d.find_element(By.ID, "saved").get_attribute("data-sealed") == "true")
+
+
+NEEDS_BROWSER = pytest.mark.skipif(
+    CHROMIUM is None or CHROMEDRIVER is None,
+    reason="needs Chromium and its driver (Debian: apt-get install chromium chromium-driver); .ci/run installs them")
+
+
+def verified(deck: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "templeforge", "verify", str(deck)], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@NEEDS_BROWSER
+def test_a_designer_draws_a_lock_sees_it_proved_saves_and_verify_accepts_the_file(browser: Any,
+                                                                                   tmp_path: Path) -> None:
+    deck = hand_written(tmp_path)
+    page = Page(browser)
+    with serving(deck) as url:
         browser.get(url)
-        verdict("proved")  # card 1 of the file, proved on opening
-        assert "6 of 6 faces proved solvable" in browser.find_element(By.ID, "headline").text
-        click("#new-card")
+        page.verdict("proved")  # card 1 of the file, proved on opening
+        assert "6 of 6 faces proved solvable" in page.texts("#headline")[0]
+        page.click("#new-card")
         start = browser.execute_script("return state.draft.grid")
         for r, row in enumerate(start):  # clear the starting lock
             for c, x in enumerate(row):
                 if x == "#":
-                    click(f'#grid .cell[data-r="{r}"][data-c="{c}"]')
+                    page.click(f'#grid .cell[data-r="{r}"][data-c="{c}"]')
         for r, row in enumerate(LOCK):
             for c, x in enumerate(row):
                 if x == "#":
-                    click(f'#grid .cell[data-r="{r}"][data-c="{c}"]')
+                    page.click(f'#grid .cell[data-r="{r}"][data-c="{c}"]')
         for i, blocks in enumerate(FACES):
             for name in blocks:
-                click(f'#lists .item[data-i="{i}"] .chip[data-name="{name}"]')
-        verdict("proved")
-        statuses = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#lists .item .status")]
-        assert statuses == ["solved"] * 6
-        letters = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#grid .cell.on")]
+                page.click(f'#lists .item[data-i="{i}"] .chip[data-name="{name}"]')
+        page.verdict("proved")
+        assert page.texts("#lists .item .status") == ["solved"] * 6
+        letters = page.texts("#grid .cell.on")
         assert len(letters) == 10 and all(letters)  # face 1's solution drawn over the lock
-        browser.save_screenshot(str(tmp_path / "studio.png"))
         # an edit that makes a face unsolvable is shown as such
-        first = '#lists .item[data-i="0"] .chip[data-name="{}"]'
         for name in ("L3", "I4", "I2", "O4", "T4"):
-            click(first.format(name))
-        verdict("not proved")
-        assert browser.find_element(By.CSS_SELECTOR, '#lists .item[data-i="0"] .status').text == "unsolvable"
+            page.click(f'#lists .item[data-i="0"] .chip[data-name="{name}"]')
+        page.verdict("not proved")
+        assert page.texts('#lists .item[data-i="0"] .status') == ["unsolvable"]
         for _ in range(5):  # undone, one step at a time, to face 1's tiling blocks
-            click("#undo")
-        verdict("proved")
+            page.click("#undo")
+        page.verdict("proved")
         assert browser.execute_script("return state.draft.lists[0]") == FACES[0]
-        click("#save")
-        wait.until(lambda b: b.find_element(By.ID, "saved").get_attribute("data-sealed") == "true")
-    finally:
-        browser.quit()
-    done = subprocess.run([sys.executable, "-m", "templeforge", "verify", str(deck)], capture_output=True, text=True,
-                          timeout=300)
-    assert done.returncode == 0, done.stdout + done.stderr
+        page.click("#save")
+        page.saved()
+    verified(deck)
     saved = json.loads(deck.read_text("utf-8"))
     assert [c["id"] for c in saved["cards"]] == [1, 2] and saved["cards"][1]["lock"] == LOCK
+
+
+@NEEDS_BROWSER
+def test_a_designer_paints_a_pattern_sees_it_measured_saves_and_verify_accepts_the_file(browser: Any,
+                                                                                         tmp_path: Path) -> None:
+    deck = stones_deck(tmp_path)
+    page = Page(browser)
+    with serving(deck) as url:
+        browser.get(url)
+        page.verdict("proved")
+        page.click("#new-card")  # a new card starts as one stone of the first face, top left
+        page.verdict("proved")
+        page.click('#palette .paint[data-code="2"]')  # Fish
+        page.click('#grid .cell[data-r="0"][data-c="2"]')
+        page.verdict("not proved")  # Sun any Fish: card 2's window
+        assert "card 2 asks for the same thing" in " ".join(page.texts("#lists .item .text"))
+        assert page.texts('#grid .cell[data-r="0"][data-c="1"]') == ["?"]  # a stone of any face
+        page.click('#palette .paint[data-code="6"]')  # Seed
+        page.click('#grid .cell[data-r="1"][data-c="1"]')
+        page.verdict("proved")
+        assert page.texts("#headline")[0].startswith("worth ")
+        page.click("#save")
+        page.saved()
+    verified(deck)
+    saved = json.loads(deck.read_text("utf-8"))
+    assert saved["cards"][2]["window"] == [["Sun", "any", "Fish"], ["any", "Seed", "any"]]

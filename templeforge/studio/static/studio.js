@@ -5,7 +5,7 @@
 
 const COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98", "#117a65", "#a04000", "#5d6d7e",
                  "#cb4335", "#2e86c1", "#28b463", "#d68910"];
-const state = {path: null, deck: null, card: null, draft: null, undo: [], redo: [], edit: 0, shown: 0,
+const state = {path: null, deck: null, card: null, draft: null, undo: [], redo: [], edit: 0, shown: 0, paint: null,
                answer: null, dirty: false, timer: null};
 const $ = (id) => document.getElementById(id);
 
@@ -99,29 +99,54 @@ function gridSize() {
   return [g.rows, g.columns];
 }
 
-function cellOn(r, c) {
+function codeAt(r, c) {
   const row = state.draft.grid[r] || "";
-  return row[c] === "#";
+  return row[c] || ".";
 }
 
-function setCell(draft, r, c, on) {
+function cellOn(r, c) { return codeAt(r, c) !== "."; }
+
+function ink(colour) { // black or white, whichever reads better on the colour
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16) / 255);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5 ? "#111" : "#fff";
+}
+
+function palette() { return state.deck.editor.grid.palette || [{code: "#", label: "cell", short: "", colour: ""}]; }
+
+function setCell(draft, r, c, code) {
   const [rows, columns] = gridSize();
   const grid = [];
   for (let i = 0; i < rows; i++) grid.push((draft.grid[i] || "").padEnd(columns, ".").split(""));
-  grid[r][c] = on ? "#" : ".";
+  grid[r][c] = code;
   // trim empty rows and columns at the bottom and right (the card's frame stays top-left)
   let text = grid.map((row) => row.join(""));
-  while (text.length && !text[text.length - 1].includes("#")) text.pop();
-  const width = Math.max(0, ...text.map((row) => row.lastIndexOf("#") + 1));
+  while (text.length && !/[^.]/.test(text[text.length - 1])) text.pop();
+  const width = Math.max(0, ...text.map((row) => row.replace(/\.+$/, "").length));
   draft.grid = text.map((row) => row.slice(0, width));
 }
 
 let painting = null;
 
-function draw() {
+function drawPalette() {
+  const box = $("palette");
+  box.innerHTML = "";
+  if (!state.deck.editor.grid.palette) { box.hidden = true; return; }
+  box.hidden = false;
+  if (!palette().some((p) => p.code === state.paint)) state.paint = palette()[0].code;
+  for (const p of palette()) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "paint" + (p.code === state.paint ? " on" : "");
+    b.dataset.code = p.code;
+    b.title = p.label;
+    b.innerHTML = `<span class="swatch" style="background:${p.colour}"></span>${p.label}`;
+    b.onclick = () => { state.paint = p.code; drawPalette(); };
+    box.appendChild(b);
+  }
+}
+
+function drawGrid() {
   const e = state.deck.editor;
-  $("grid-label").textContent = e.grid.label;
-  $("lists-label").textContent = `${e.lists.label}s: pick ${e.lists.pick[0]}-${e.lists.pick[1]}`;
   const [rows, columns] = gridSize();
   const grid = $("grid");
   grid.style.gridTemplateColumns = `repeat(${columns}, 42px)`;
@@ -133,57 +158,98 @@ function draw() {
     overlay[`${r},${c}`] = letter;
     if (!letters.includes(letter)) letters.push(letter);
   }
+  const codes = Object.fromEntries(palette().map((p) => [p.code, p]));
+  const painted = [];
+  for (let r = 0; r < rows; r++) for (let c = 0; c < columns; c++) if (cellOn(r, c)) painted.push([r, c]);
+  const inside = (r, c) => e.grid.palette && painted.length && r >= Math.min(...painted.map((p) => p[0]))
+    && r <= Math.max(...painted.map((p) => p[0])) && c >= Math.min(...painted.map((p) => p[1]))
+    && c <= Math.max(...painted.map((p) => p[1]));
   for (let r = 0; r < rows; r++) for (let c = 0; c < columns; c++) {
     const cell = document.createElement("div");
-    cell.className = "cell" + (cellOn(r, c) ? " on" : "");
-    cell.dataset.r = r; cell.dataset.c = c;
-    const letter = cellOn(r, c) ? overlay[`${r},${c}`] : undefined;
+    const code = codeAt(r, c);
+    cell.className = "cell" + (code !== "." ? " on" : "");
+    cell.dataset.r = r; cell.dataset.c = c; cell.dataset.code = code;
+    const letter = code !== "." ? overlay[`${r},${c}`] : undefined;
     if (letter) { cell.textContent = letter; cell.style.background = COLOURS[letters.indexOf(letter) % COLOURS.length]; }
-    cell.onmousedown = (ev) => { ev.preventDefault(); painting = !cellOn(r, c); change((d) => setCell(d, r, c, painting)); };
-    cell.onmouseenter = () => { if (painting !== null && cellOn(r, c) !== painting) change((d) => setCell(d, r, c, painting)); };
+    else if (code !== "." && e.grid.palette && codes[code]) {
+      cell.textContent = codes[code].short; cell.title = codes[code].label; cell.style.background = codes[code].colour;
+      cell.style.color = ink(codes[code].colour);
+    }
+    else if (code === "." && inside(r, c)) { cell.className += " blank"; cell.textContent = "?"; cell.title = "any face"; }
+    const paint = () => (state.paint && e.grid.palette ? state.paint : "#");
+    cell.onmousedown = (ev) => {
+      ev.preventDefault();
+      painting = codeAt(r, c) === paint() ? "." : paint();
+      change((d) => setCell(d, r, c, painting));
+    };
+    cell.onmouseenter = () => { if (painting !== null && codeAt(r, c) !== painting) change((d) => setCell(d, r, c, painting)); };
     grid.appendChild(cell);
   }
+}
+
+function answerBox(i, label, answer) {
+  const box = document.createElement("div");
+  box.className = "item" + (i === state.shown ? " shown" : "");
+  box.dataset.i = i;
+  const head = document.createElement("div");
+  head.className = "head";
+  const strong = document.createElement("strong");
+  strong.textContent = label;
+  head.appendChild(strong);
+  const status = document.createElement("span");
+  status.className = "status " + (answer ? answer.status : "");
+  status.textContent = answer ? answer.status : "...";
+  head.appendChild(status);
+  box.appendChild(head);
+  const text = document.createElement("div");
+  text.className = "text";
+  text.textContent = answer ? answer.text : "";
+  box.onclick = () => { state.shown = i; draw(); };
+  return [box, text];
+}
+
+function draw() {
+  const e = state.deck.editor;
+  $("grid-label").textContent = e.grid.label;
+  drawPalette();
+  drawGrid();
   const lists = $("lists");
   lists.innerHTML = "";
-  e.lists.names.forEach((name, i) => {
-    const box = document.createElement("div");
-    box.className = "item" + (i === state.shown ? " shown" : "");
-    box.dataset.i = i;
-    const answer = state.answer && state.answer.items ? state.answer.items[i] : null;
-    const head = document.createElement("div");
-    head.className = "head";
-    head.innerHTML = `<strong>${e.lists.label} ${name}</strong>`;
-    const status = document.createElement("span");
-    status.className = "status " + (answer ? answer.status : "");
-    status.textContent = answer ? answer.status : "...";
-    head.appendChild(status);
-    box.appendChild(head);
-    const chips = document.createElement("div");
-    chips.className = "chips";
-    for (const choice of e.lists.choices) {
-      const chip = document.createElement("button");
-      chip.type = "button";
-      const on = (state.draft.lists[i] || []).includes(choice);
-      chip.className = "chip" + (on ? " on" : "");
-      chip.textContent = choice;
-      chip.dataset.name = choice;
-      chip.onclick = (ev) => {
-        ev.stopPropagation();
-        change((d) => {
-          const list = d.lists[i] || [];
-          d.lists[i] = list.includes(choice) ? list.filter((x) => x !== choice) : list.concat([choice]);
-        });
-      };
-      chips.appendChild(chip);
-    }
-    box.appendChild(chips);
-    const text = document.createElement("div");
-    text.className = "text";
-    text.textContent = answer ? answer.text : "";
-    box.appendChild(text);
-    box.onclick = () => { state.shown = i; draw(); };
-    lists.appendChild(box);
-  });
+  const items = (state.answer && state.answer.items) || [];
+  if (!e.lists) {
+    $("lists-label").textContent = "Measured";
+    items.forEach((answer, i) => {
+      const [box, text] = answerBox(i, answer.label, answer);
+      box.appendChild(text);
+      lists.appendChild(box);
+    });
+  } else {
+    $("lists-label").textContent = `${e.lists.label}s: pick ${e.lists.pick[0]}-${e.lists.pick[1]}`;
+    e.lists.names.forEach((name, i) => {
+      const [box, text] = answerBox(i, `${e.lists.label} ${name}`, items[i]);
+      const chips = document.createElement("div");
+      chips.className = "chips";
+      for (const choice of e.lists.choices) {
+        const chip = document.createElement("button");
+        chip.type = "button";
+        const on = (state.draft.lists[i] || []).includes(choice);
+        chip.className = "chip" + (on ? " on" : "");
+        chip.textContent = choice;
+        chip.dataset.name = choice;
+        chip.onclick = (ev) => {
+          ev.stopPropagation();
+          change((d) => {
+            const list = d.lists[i] || [];
+            d.lists[i] = list.includes(choice) ? list.filter((x) => x !== choice) : list.concat([choice]);
+          });
+        };
+        chips.appendChild(chip);
+      }
+      box.appendChild(chips);
+      box.appendChild(text);
+      lists.appendChild(box);
+    });
+  }
   $("undo").disabled = !state.undo.length;
   $("redo").disabled = !state.redo.length;
 }
@@ -193,7 +259,7 @@ async function prove() {
   $("verdict").dataset.verdict = "working";
   $("verdict").textContent = "proving...";
   try {
-    const answer = await call("/api/prove", {path: state.path, draft: state.draft, edit});
+    const answer = await call("/api/prove", {path: state.path, card: state.card, draft: state.draft, edit});
     if (answer.edit !== edit || edit !== state.edit) return; // a newer edit is on its way
     state.answer = answer;
     $("verdict").dataset.verdict = answer.verdict;

@@ -1,0 +1,195 @@
+"""Shifting Stones in the design studio (``generators.contract.Studio``): a pattern card's
+window painted stone by stone on the 3x3 grid, measured as the designer draws.
+
+The draft is ``{"grid": [rows of codes]}``: one character a place, a face's code (``0``,
+``1``, ... in the tile set's face order), ``*`` for a stone of any face, ``.`` for no stone.
+The window is the painted places' bounding box; an unpainted place inside it is a stone of
+any face, as a blank on the printed card. ``prove`` answers with the least actions a player
+needs from a random grid (the mean, and the most), the share of grids that already show it,
+the points it earns on the deck's own scale (else the absolute one), whether another card
+of the deck asks for the same thing, and the deck's card nearest in difficulty.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping
+from dataclasses import replace
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from generators.common.errors import RequestError
+from generators.common.words import plural
+from generators.shifting_stones.deck import Card, Deck
+from generators.shifting_stones.pattern import SIDE, pattern_from
+from generators.shifting_stones.tiles import ANY
+
+#: The code of a stone of any face, and of a place with no stone.
+ANY_CODE, NONE = "*", "."
+
+
+def codes(deck: Deck) -> list[str]:
+    """One character a face, in the tile set's face order."""
+    return list((string.digits + string.ascii_lowercase)[:len(deck.tiles.faces)])
+
+
+def editor(deck: Deck) -> dict[str, Any]:
+    """What the page draws: a 3x3 grid painted with the set's faces (and any face)."""
+    colours = [c for t in deck.tiles.tiles for c in t.colours]
+    palette = [{"code": code, "label": name, "short": name[:2], "colour": colour}
+               for code, name, colour in zip(codes(deck), deck.tiles.faces, colours)]
+    palette.append({"code": ANY_CODE, "label": "any face", "short": "?", "colour": "#9a9a9a"})
+    return {"title": "Pattern card", "grid": {"label": "Window", "rows": SIDE, "columns": SIDE, "palette": palette},
+            "help": "Pick a face, then click the places of the window; click a place again to clear it. A place "
+                    "left empty inside the window is a stone of any face."}
+
+
+def draft(deck: Deck, card_id: Any = None) -> dict[str, Any]:
+    """Card ``card_id`` as the editor edits it (None: a new card, one stone to start from)."""
+    if card_id is None:
+        return {"grid": [codes(deck)[0]]}
+    card = deck.card(card_id)
+    code = codes(deck)
+    return {"grid": ["".join(ANY_CODE if f is None else code[f] for f in row) for row in card.pattern.rows]}
+
+
+def card_of(deck: Deck, data: Mapping[str, Any], card_id: Any) -> Card:
+    """The card a draft describes.
+
+    Raises:
+        RequestError: the draft is malformed, naming the field.
+    """
+    grid = data.get("grid")
+    known = set(codes(deck)) | {ANY_CODE, NONE}
+    if not isinstance(grid, list) or len(grid) > SIDE or not all(isinstance(r, str) and len(r) <= SIDE for r in grid) \
+            or any(set(r) - known for r in grid):
+        raise RequestError(f"grid: expected at most {SIDE} rows of at most {SIDE} face codes, '*' or '.'")
+    painted = [(r, c) for r, row in enumerate(grid) for c, x in enumerate(row) if x != NONE]
+    if not painted:
+        raise RequestError("grid: place at least one stone")
+    top, bottom = min(r for r, _ in painted), max(r for r, _ in painted)
+    left, right = min(c for _, c in painted), max(c for _, c in painted)
+    names = dict(zip(codes(deck), deck.tiles.faces))
+    rows = [[names.get(grid[r][c] if c < len(grid[r]) else NONE, ANY) for c in range(left, right + 1)]
+            for r in range(top, bottom + 1)]
+    pattern = pattern_from(rows, deck.tiles, "grid")
+    return Card(card_id if card_id is not None else _new_id(deck), pattern)
+
+
+def _new_id(deck: Deck) -> Any:
+    numbers = [c.id for c in deck.cards if isinstance(c.id, int)]
+    return max(numbers, default=0) + 1
+
+
+def _measured(deck: Deck, card: Card) -> tuple[Any, str]:
+    """The card measured against the deck (``verify.check_card``) and the scale's name."""
+    from generators.shifting_stones.verify import DEFAULT_POINT_BOUNDS, DEFAULT_TOP, check_card, grids, scale_of
+
+    own = scale_of(deck)
+    (bounds, top), scale = (own, "the deck's own scale") if own is not None else \
+        ((DEFAULT_POINT_BOUNDS, DEFAULT_TOP), "the absolute scale")
+    g = grids(deck.tiles)
+    shown = g.showing(card.pattern.rows)
+    counts = g.levels([shown])[:, 0] if shown.any() else None
+    return check_card(g, deck, card, bounds, top, shown, counts), scale
+
+
+def prove(deck: Deck, data: Mapping[str, Any], card_id: Any = None, time_limit: float = 2.0) -> dict[str, Any]:
+    """The drafted window (of card ``card_id``, None: a new one) measured now (see the
+    module docstring); every search here finishes, so ``time_limit`` is not needed."""
+    del time_limit
+    try:
+        card = card_of(deck, data, "draft")
+    except RequestError as err:
+        return {"verdict": "invalid", "headline": str(err), "items": []}
+    check, scale = _measured(deck, card)
+    if not check.feasible:
+        return {"verdict": "not proved", "headline": f"no grid can show it: {check.problems[0].split(': ', 1)[-1]}",
+                "items": [{"label": "Window", "status": "unsolvable", "text": check.problems[0]}]}
+    items = [{"label": "Window", "status": "solved",
+              "text": f"{check.difficulty:.3f} actions from a random grid on average, {check.max} at most; "
+                      f"{check.shown:.2%} of grids show it already"}]
+    others = [c for c in deck.cards if str(c.id) != str(card_id)]
+    # the same grids: the same pattern, or (rarely) another with the same measures, checked grid by grid
+    same = [c for c in others if c.pattern == card.pattern or (
+        c.shown is not None and abs(c.shown - check.shown) < 1e-6 and c.difficulty == check.difficulty
+        and _measured_key(deck, c) == check.key)]
+    if same:
+        items.append({"label": "Deck", "status": "unsolvable",
+                      "text": f"card {same[0].id} asks for the same thing (it shows on exactly the same grids)"})
+    measured = _difficulties(deck.tiles, tuple(c.pattern for c in deck.cards))
+    rated = [(c, c.difficulty if c.difficulty is not None else measured[k]) for k, c in enumerate(deck.cards)
+             if str(c.id) != str(card_id)]
+    rated = [(c, d) for c, d in rated if d is not None]
+    if rated:
+        near, value = min(rated, key=lambda cd: abs((cd[1] or 0.0) - (check.difficulty or 0.0)))
+        worth = f", {plural(near.points, 'point')}" if near.points is not None else ""
+        items.append({"label": "Nearest", "status": "solved",
+                      "text": f"card {near.id}: {near.pattern.text(deck.tiles).replace(chr(10), ' / ')}, "
+                              f"{value:.3f} actions{worth}"})
+    verdict = "not proved" if same else "proved"
+    headline = f"worth {plural(check.rated or 0, 'point')} on {scale}; {check.difficulty:.3f} expected actions"
+    return {"verdict": verdict, "headline": headline, "items": items}
+
+
+@lru_cache(maxsize=8)
+def _difficulties(tiles: Any, patterns: tuple[Any, ...]) -> tuple[float | None, ...]:
+    """Each window's mean least actions from a random grid (None: no grid shows it), all in
+    one search: for a deck whose file stores none (a designer's), kept while the deck is."""
+    import numpy as np
+
+    from generators.shifting_stones.verify import grids
+
+    g = grids(tiles)
+    shown = [g.showing(p.rows) for p in patterns]
+    feasible = [k for k, x in enumerate(shown) if x.any()]
+    counts = g.levels([shown[k] for k in feasible]) if feasible else np.zeros((1, 0), np.int64)
+    levels = np.arange(counts.shape[0], dtype=np.int64)
+    out: list[float | None] = [None] * len(patterns)
+    for i, k in enumerate(feasible):
+        out[k] = round(float((counts[:, i] * levels).sum()) / g.size, 3)
+    return tuple(out)
+
+
+def _measured_key(deck: Deck, card: Card) -> str:
+    """The grids a card shows on, as a hash (``verify.CardCheck.key``)."""
+    import hashlib
+
+    import numpy as np
+
+    from generators.shifting_stones.verify import grids
+
+    shown = grids(deck.tiles).showing(card.pattern.rows)
+    return hashlib.sha256(np.packbits(shown).tobytes()).hexdigest()
+
+
+def put(deck: Deck, data: Mapping[str, Any], card_id: Any = None) -> Deck:
+    """The deck with the drafted card in place of card ``card_id`` (None: added at the end),
+    measured, and worth the points of the deck's scale where the deck's cards carry points.
+
+    Raises:
+        RequestError: the draft is malformed, or no grid can show the window, naming it.
+    """
+    card = card_of(deck, data, card_id)
+    check, _ = _measured(deck, card)
+    if not check.feasible:
+        raise RequestError(f"grid: {check.problems[0]}")
+    points = check.rated if any(c.points is not None for c in deck.cards) else None
+    card = replace(card, points=points, difficulty=check.difficulty, shown=check.shown, max=check.max)
+    parameters = dict(deck.parameters)
+    if card_id is None:
+        if isinstance(parameters.get("cards"), int):  # the count the deck records follows the cards
+            parameters["cards"] = len(deck.cards) + 1
+        return replace(deck, cards=deck.cards + (card,), parameters=parameters)
+    found = [c for c in deck.cards if str(c.id) == str(card_id)]
+    if not found:
+        raise RequestError(f"card {card_id}: the deck has no such card")
+    card = replace(card, id=found[0].id)
+    return replace(deck, cards=tuple(card if c is found[0] else c for c in deck.cards))
+
+
+if TYPE_CHECKING:  # the type checker holds this module to the contract
+    import generators.shifting_stones.studio as _self
+    from generators.contract import Studio
+
+    _conforms: Studio = _self
