@@ -409,6 +409,10 @@ class Studio(Protocol):
     ``label``, a ``status``, a ``text`` and an ``overlay`` of ``[row, column, letter]`` to
     draw on the grid."""
 
+    def blank(self) -> Deck:
+        """A new deck with no card yet, its components the game's defaults (a block set, a
+        tile set): what *New deck* edits until its first card is saved."""
+
     def editor(self, deck: Any) -> dict[str, Any]:
         """What the page draws for ``deck``'s cards (see above)."""
 

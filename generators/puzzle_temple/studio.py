@@ -35,6 +35,13 @@ def pick(deck: Deck) -> tuple[int, int]:
     return PICK
 
 
+def blank() -> Deck:
+    """A new deck: no card yet, the ubongo12 blocks (the generator's default set), listed."""
+    from solver.pieces import preset
+
+    return Deck((), tuple(preset("ubongo12", True)))
+
+
 def editor(deck: Deck) -> dict[str, Any]:
     """What the page draws: a grid to paint and a list of blocks per die face."""
     return {"title": "Lock card", "grid": {"label": "Lock", "rows": ROWS, "columns": COLUMNS},

@@ -33,6 +33,11 @@ def codes(deck: Deck) -> list[str]:
     return list((string.digits + string.ascii_lowercase)[:len(deck.tiles.faces)])
 
 
+def blank() -> Deck:
+    """A new deck: no card yet, the published stones."""
+    return Deck(())
+
+
 def editor(deck: Deck) -> dict[str, Any]:
     """What the page draws: a 3x3 grid painted with the set's faces (and any face)."""
     colours = [c for t in deck.tiles.tiles for c in t.colours]

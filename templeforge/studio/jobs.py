@@ -8,40 +8,48 @@ from pathlib import Path
 from typing import Any
 
 
-def _open(path: str) -> tuple[Any, Any, Any]:
-    from generators import open_deck
+def _open(path: str, game_name: str | None = None) -> tuple[Any, Any, Any]:
+    """The game, the deck and the game's studio module: the file at ``path``, or, where there
+    is none yet and ``game_name`` says which game, a new deck (``Studio.blank``)."""
+    from generators import GAMES, open_deck
+    from generators.common.errors import RequestError
 
+    if not Path(path).exists() and game_name is not None:
+        if game_name not in GAMES or not GAMES[game_name].studio:
+            raise RequestError(f"game: the studio cannot edit {game_name!r} decks")
+        game = GAMES[game_name]
+        studio = game.load_studio()
+        return game, studio.blank(), studio
     game, deck, _ = open_deck(path)
     if not game.studio:
-        from generators.common.errors import RequestError
-
         raise RequestError(f"{Path(path).name}: the studio cannot edit {game.title} cards yet")
     return game, deck, game.load_studio()
 
 
-def deck(path: str) -> dict[str, Any]:
-    """The deck as the page shows it: its game, its editor and every card's draft."""
-    game, opened, studio = _open(path)
+def deck(path: str, game_name: str | None = None) -> dict[str, Any]:
+    """The deck as the page shows it: its game, its editor and every card's draft (a new
+    deck of ``game_name``'s where there is no file yet)."""
+    game, opened, studio = _open(path, game_name)
     cards = [{"id": c.id, "draft": studio.draft(opened, c.id)} for c in opened.cards]
     return {"game": game.name, "title": game.title, "editor": studio.editor(opened), "cards": cards,
             "new": studio.draft(opened, None)}
 
 
-def prove(path: str, card: Any, draft: dict[str, Any]) -> dict[str, Any]:
+def prove(path: str, card: Any, draft: dict[str, Any], game_name: str | None = None) -> dict[str, Any]:
     """The live answer for a draft of card ``card`` (None: a new one) of the deck at ``path``."""
-    _, opened, studio = _open(path)
+    _, opened, studio = _open(path, game_name)
     answer: dict[str, Any] = studio.prove(opened, draft, card)
     return answer
 
 
-def save(path: str, card: Any, draft: dict[str, Any]) -> dict[str, Any]:
+def save(path: str, card: Any, draft: dict[str, Any], game_name: str | None = None) -> dict[str, Any]:
     """The draft put in place of ``card`` (None: added) and the deck written through the
     game's writer: sealed when the whole deck verifies, written unsealed (and the problems
     said) when it does not, so no work is lost and nothing unproved is sealed."""
     from generators.common.files import write_atomic
     from generators.common.proof import sealed_text
 
-    game, opened, studio = _open(path)
+    game, opened, studio = _open(path, game_name)
     rules = game.load_rules()
     changed = studio.put(opened, draft, card)
     check = rules.verify(changed)

@@ -44,12 +44,12 @@ class Refused(Exception):
         self.status = status
 
 
-def deck_path(folder: Path, name: Any) -> Path:
-    """The deck file ``name`` under ``folder``.
+def deck_path(folder: Path, name: Any, new: bool = False) -> Path:
+    """The deck file ``name`` under ``folder`` (``new``: one that may not exist yet).
 
     Raises:
         Refused: 400 for a name outside the folder or not a ``.json`` file, 404 for a
-            missing one.
+            missing one (unless ``new``).
     """
     from generators.common.files import OutputError, inside
 
@@ -59,9 +59,17 @@ def deck_path(folder: Path, name: Any) -> Path:
         path = inside(folder, name)
     except OutputError:
         raise Refused(400, f"path: {name!r} leads outside {folder}") from None
-    if not path.is_file():
+    if not path.is_file() and not (new and not path.exists()):
         raise Refused(404, f"path: {name} is not a file under {folder}")
     return path
+
+
+def game_of(data: dict[str, Any]) -> str | None:
+    """The ``game`` a request names for a deck not written yet (None: none named)."""
+    game = data.get("game")
+    if game is not None and not isinstance(game, str):
+        raise Refused(400, "game: expected a game's name")
+    return game
 
 
 def deck_files(folder: Path) -> list[dict[str, Any]]:
@@ -146,7 +154,22 @@ def application(folder: Path, token: str) -> Starlette:
         return FileResponse(STATIC / name, headers={"Cache-Control": "no-store"})
 
     async def files(request: Request) -> Response:
-        return JSONResponse({"folder": str(folder), "files": deck_files(folder)})
+        from generators import GAMES
+
+        games = [{"name": g.name, "title": g.title} for g in GAMES.values() if g.studio]
+        return JSONResponse({"folder": str(folder), "files": deck_files(folder), "games": games})
+
+    async def new(request: Request) -> Response:
+        data = await body(request)
+        path = deck_path(folder, data.get("path"), new=True)
+        if path.exists():
+            raise Refused(409, f"path: {path.relative_to(folder).as_posix()} exists already: open it, or choose "
+                               f"another name")
+        answer = await compute(keeper, ("templeforge.studio.jobs", "deck", (str(path), game_of(data))),
+                               SAVE_DEADLINE)
+        if answer is None:
+            raise Refused(503, "the new deck was stopped by a newer request")
+        return JSONResponse({"path": path.relative_to(folder).as_posix(), "unsaved": True, **answer})
 
     async def deck(request: Request) -> Response:
         path = deck_path(folder, request.query_params.get("path"))
@@ -157,13 +180,13 @@ def application(folder: Path, token: str) -> Starlette:
 
     async def prove(request: Request) -> Response:
         data = await body(request)
-        path = deck_path(folder, data.get("path"))
+        path = deck_path(folder, data.get("path"), new=game_of(data) is not None)
         if not isinstance(data.get("draft"), dict):
             raise Refused(400, "draft: expected the card as the editor describes it")
         card = data.get("card")
         if card is not None and not isinstance(card, (int, str)):
             raise Refused(400, "card: expected a card id or null for a new card")
-        job = ("templeforge.studio.jobs", "prove", (str(path), card, data["draft"]))
+        job = ("templeforge.studio.jobs", "prove", (str(path), card, data["draft"], game_of(data)))
         answer = await compute(prover, job, PROVE_DEADLINE)
         if answer is None:
             return JSONResponse({"verdict": "superseded", "headline": "stopped: a newer edit came first, or "
@@ -173,20 +196,21 @@ def application(folder: Path, token: str) -> Starlette:
 
     async def save(request: Request) -> Response:
         data = await body(request)
-        path = deck_path(folder, data.get("path"))
+        path = deck_path(folder, data.get("path"), new=game_of(data) is not None)
         if not isinstance(data.get("draft"), dict):
             raise Refused(400, "draft: expected the card as the editor describes it")
         card = data.get("card")
         if card is not None and not isinstance(card, (int, str)):
             raise Refused(400, "card: expected a card id or null for a new card")
-        answer = await compute(keeper, ("templeforge.studio.jobs", "save", (str(path), card, data["draft"])),
-                               SAVE_DEADLINE)
+        job = ("templeforge.studio.jobs", "save", (str(path), card, data["draft"], game_of(data)))
+        answer = await compute(keeper, job, SAVE_DEADLINE)
         if answer is None:
             raise Refused(503, "the save was stopped by a newer request; nothing was written")
         return JSONResponse(answer)
 
     routes = [Route("/", guarded(index)), Route("/static/{name}", guarded(static)),
               Route("/api/files", guarded(files)), Route("/api/deck", guarded(deck)),
+              Route("/api/new", guarded(new), methods=["POST"]),
               Route("/api/prove", guarded(prove), methods=["POST"]),
               Route("/api/save", guarded(save), methods=["POST"])]
     @contextlib.asynccontextmanager

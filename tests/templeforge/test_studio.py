@@ -179,6 +179,28 @@ def test_a_pattern_is_measured_as_it_is_painted_and_saved_with_its_measures(clie
     assert all("points" in c and "difficulty" in c for c in data["cards"])  # measured and priced on saving
 
 
+def test_a_deck_from_scratch_is_written_when_its_first_card_is_saved(client: Any, tmp_path: Path) -> None:
+    headers = {"X-Studio-Token": "secret"}
+    games = client.get("/api/files", headers=headers).json()["games"]
+    assert {"name": "puzzle-temple", "title": "Puzzle Temple"} in games
+    refused = client.post("/api/new", headers=headers, json={"path": "mine.json", "game": "puzzle-temple"})
+    assert refused.status_code == 409 and "exists already" in refused.json()["error"]
+    unknown = client.post("/api/new", headers=headers, json={"path": "x.json", "game": "chess"})
+    assert unknown.status_code == 400 and "'chess'" in unknown.json()["error"]
+    fresh = client.post("/api/new", headers=headers, json={"path": "locks.json", "game": "puzzle-temple"}).json()
+    assert fresh["cards"] == [] and len(fresh["editor"]["lists"]["choices"]) == 12  # the ubongo12 blocks
+    assert not (tmp_path / "locks.json").exists()
+    draft = {"grid": LOCK, "lists": FACES}
+    answer = client.post("/api/prove", headers=headers,
+                         json={"path": "locks.json", "game": "puzzle-temple", "draft": draft}).json()
+    assert answer["verdict"] == "proved"
+    saved = client.post("/api/save", headers=headers,
+                        json={"path": "locks.json", "game": "puzzle-temple", "card": None, "draft": draft}).json()
+    assert saved["sealed"] and saved["cards"] == 1
+    assert "locks.json" in [f["path"] for f in client.get("/api/files", headers=headers).json()["files"]]
+    verified(tmp_path / "locks.json")
+
+
 def test_a_newer_proof_stops_the_older_one() -> None:
     import threading
 
@@ -354,3 +376,40 @@ def test_a_designer_paints_a_pattern_sees_it_measured_saves_and_verify_accepts_t
     verified(deck)
     saved = json.loads(deck.read_text("utf-8"))
     assert saved["cards"][2]["window"] == [["Sun", "any", "Fish"], ["any", "Seed", "any"]]
+
+
+@NEEDS_BROWSER
+def test_a_designer_makes_a_pattern_deck_from_scratch(browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    deck = stones_deck(tmp_path)  # the folder holds another deck: the new one is made beside it
+    page = Page(browser)
+    windows = [[(0, 0, "7"), (1, 0, "4")], [(0, 0, "2"), (0, 2, "5")], [(0, 1, "6"), (1, 0, "3"), (1, 2, "3")]]
+    with serving(deck) as url:
+        browser.get(url)
+        page.verdict("proved")
+        Select(browser.find_element(By.ID, "new-game")).select_by_visible_text("Shifting Stones")
+        field = browser.find_element(By.ID, "new-path")
+        field.clear()
+        field.send_keys("patterns.json")
+        page.click("#create")
+        page.wait.until(lambda d: "a new deck" in d.find_element(By.ID, "status").text)
+        for n, window in enumerate(windows, start=1):
+            if n > 1:
+                page.click("#new-card")
+            page.click('#palette .paint[data-code="0"]')  # the starting stone's face: a click clears it
+            page.click('#grid .cell[data-r="0"][data-c="0"]')
+            for r, c, code in window:
+                page.click(f'#palette .paint[data-code="{code}"]')
+                page.click(f'#grid .cell[data-r="{r}"][data-c="{c}"]')
+            page.verdict("proved")
+            page.click("#save")
+            page.saved()
+            page.wait.until(lambda d, n=n: len(d.find_elements(By.CSS_SELECTOR, "#cards li")) == n)
+    made = tmp_path / "patterns.json"
+    verified(made)
+    saved = json.loads(made.read_text("utf-8"))
+    assert [c["window"] for c in saved["cards"]] == [[["Tree"], ["Horse"]], [["Fish", "any", "Boat"]],
+                                                     [["any", "Seed", "any"], ["Bird", "any", "Bird"]]]
+    assert all(isinstance(c["points"], int) for c in saved["cards"])  # priced on the absolute scale

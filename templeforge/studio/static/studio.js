@@ -5,7 +5,7 @@
 
 const COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98", "#117a65", "#a04000", "#5d6d7e",
                  "#cb4335", "#2e86c1", "#28b463", "#d68910"];
-const state = {path: null, deck: null, card: null, draft: null, undo: [], redo: [], edit: 0, shown: 0, paint: null,
+const state = {game: null, path: null, deck: null, card: null, draft: null, undo: [], redo: [], edit: 0, shown: 0, paint: null,
                answer: null, dirty: false, timer: null};
 const $ = (id) => document.getElementById(id);
 
@@ -20,8 +20,16 @@ async function call(url, body) {
 
 function say(text) { $("status").textContent = text; }
 
-async function loadFiles() {
+async function loadFiles(opening) {
   const data = await call("/api/files");
+  const games = $("new-game");
+  games.innerHTML = "";
+  for (const g of data.games) {
+    const option = document.createElement("option");
+    option.value = g.name;
+    option.textContent = g.title;
+    games.appendChild(option);
+  }
   const select = $("files");
   select.innerHTML = "";
   for (const f of data.files) {
@@ -32,15 +40,16 @@ async function loadFiles() {
     select.appendChild(option);
   }
   if (!data.files.length) { say(`no deck files under ${data.folder}`); return; }
-  const wanted = new URLSearchParams(location.search).get("deck");
+  const wanted = opening || new URLSearchParams(location.search).get("deck");
   const first = data.files.find((f) => f.editable && (!wanted || f.path === wanted)) || data.files.find((f) => f.editable);
   if (first) { select.value = first.path; await openDeck(first.path); }
 }
 
-async function openDeck(path) {
+async function openDeck(path, fresh) {
   if (state.dirty && !confirm("Leave the unsaved card?")) { $("files").value = state.path; return; }
   say(`opening ${path}`);
-  state.deck = await call(`/api/deck?path=${encodeURIComponent(path)}`);
+  state.deck = fresh || await call(`/api/deck?path=${encodeURIComponent(path)}`);
+  state.game = fresh ? fresh.game : null; // a deck not written yet: its game goes with every request
   state.path = path;
   $("deck-title").textContent = `${state.deck.title}: ${state.deck.cards.length} cards`;
   const list = $("cards");
@@ -55,7 +64,7 @@ async function openDeck(path) {
     li.appendChild(b);
     list.appendChild(li);
   }
-  say(`${path}`);
+  say(fresh ? `${path}: a new deck, written when its first card is saved` : `${path}`);
   if (state.deck.cards.length) openCard(state.deck.cards[0].id, true); else openCard(null, true);
 }
 
@@ -259,7 +268,7 @@ async function prove() {
   $("verdict").dataset.verdict = "working";
   $("verdict").textContent = "proving...";
   try {
-    const answer = await call("/api/prove", {path: state.path, card: state.card, draft: state.draft, edit});
+    const answer = await call("/api/prove", {path: state.path, game: state.game, card: state.card, draft: state.draft, edit});
     if (answer.edit !== edit || edit !== state.edit) return; // a newer edit is on its way
     state.answer = answer;
     $("verdict").dataset.verdict = answer.verdict;
@@ -275,17 +284,15 @@ async function save() {
   $("save").disabled = true;
   $("saved").textContent = "saving: the whole deck is verified...";
   try {
-    const answer = await call("/api/save", {path: state.path, card: state.card, draft: state.draft});
+    const answer = await call("/api/save", {path: state.path, game: state.game, card: state.card, draft: state.draft});
     state.dirty = false;
+    const keep = state.card;
+    if (state.game) { state.game = null; await loadFiles(state.path); } // the file exists now
+    else await openDeck(state.path);
+    openCard(keep === null ? state.deck.cards[answer.cards - 1].id : keep, true);
     $("saved").textContent = answer.sealed
       ? `saved and sealed: ${answer.said}`
       : `saved, not sealed: ${answer.problems[0] || "not verified"}`;
-    $("saved").dataset.sealed = answer.sealed;
-    const keep = state.card;
-    const cards = answer.cards;
-    await openDeck(state.path);
-    openCard(keep === null ? state.deck.cards[cards - 1].id : keep, true);
-    $("saved").textContent = answer.sealed ? `saved and sealed: ${answer.said}` : `saved, not sealed: ${answer.problems[0] || ""}`;
     $("saved").dataset.sealed = answer.sealed;
   } catch (err) {
     $("saved").textContent = `not saved: ${err.message}`;
@@ -303,6 +310,14 @@ document.addEventListener("keydown", (ev) => {
 window.addEventListener("beforeunload", (ev) => { if (state.dirty) { ev.preventDefault(); ev.returnValue = ""; } });
 $("files").onchange = (ev) => openDeck(ev.target.value);
 $("new-card").onclick = () => openCard(null);
+$("new-deck").onsubmit = async (ev) => {
+  ev.preventDefault();
+  try {
+    const path = $("new-path").value.trim();
+    const fresh = await call("/api/new", {path, game: $("new-game").value});
+    await openDeck(fresh.path, fresh);
+  } catch (err) { say(err.message); }
+};
 $("undo").onclick = () => step(state.undo, state.redo);
 $("redo").onclick = () => step(state.redo, state.undo);
 $("save").onclick = save;
