@@ -52,7 +52,7 @@ register(Game(
     "monolyth", "Monolyth",
     "Structure cards: target shapes on the 4x4 board, proved buildable in order, priced by expected turns.",
     rules="generators.monolyth.rules", paper="print.monolyth", plastic="cad.monolyth",
-    mine="generators.monolyth.mine", engine="generators.monolyth.engine"))
+    mine="generators.monolyth.mine", engine="generators.monolyth.engine", studio="generators.monolyth.studio"))
 register(Game(
     "mystery-of-the-temples", "Mystery of the Temples",
     "Temple cards: curse tracks whose layers are proved payable on every crystal grid, priced by their cost in play.",

@@ -401,13 +401,16 @@ class Studio(Protocol):
     """A game's card editor for ``templeforge studio``: ``generators/<game>/studio.py``.
 
     The page is the same for every game: it draws what ``editor`` describes (a ``grid`` of
-    cells to paint, at most ``rows`` x ``columns``, and ``lists``: one list of names picked
-    from ``choices`` for each of ``names``, ``pick`` = [fewest, most]) and sends the
-    designer's draft, ``{"grid": [rows of "#" and "."], "lists": [[name, ...], ...]}``,
-    back to ``prove`` as they draw. The answer is JSON: ``verdict`` (``proved``, ``not
-    proved``, ``unknown`` or ``invalid``), a one-line ``headline`` and ``items``, each with a
-    ``label``, a ``status``, a ``text`` and an ``overlay`` of ``[row, column, letter]`` to
-    draw on the grid."""
+    cells to paint, at most ``rows`` x ``columns``, with a ``palette`` of one-character
+    codes, each with a ``label``, a ``short`` text and a ``colour`` (without one: ``#``),
+    and how a blank inside the painted box reads (``blank``); optionally ``lists``: one list
+    of names picked from ``choices`` for each of ``names``, ``pick`` = [fewest, most]) and
+    sends the designer's draft, ``{"grid": [rows of codes, "." for none], "lists": [[name,
+    ...], ...]}``, back to ``prove`` as they draw. The answer is JSON: ``verdict``
+    (``proved``, ``not proved``, ``unknown`` or ``invalid``), a one-line ``headline`` and
+    ``items``, each with a ``label``, a ``status``, a ``text``, an ``overlay`` of ``[row,
+    column, letter]`` (a fourth element true: drawn as just changed) to draw on the grid,
+    and optionally ``frames``, overlays with a ``caption`` each to step through."""
 
     def blank(self) -> Deck:
         """A new deck with no card yet, its components the game's defaults (a block set, a

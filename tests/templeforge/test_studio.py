@@ -49,6 +49,14 @@ def stones_deck(folder: Path) -> Path:
     return path
 
 
+def structures_deck(folder: Path) -> Path:
+    """A designer's structure list: one complete level, targets only."""
+    deck = {"format": "templeforge.deck/1", "game": "monolyth", "cards": [{"id": 1, "target": ["1111"] * 4}]}
+    path = folder / "structures.json"
+    path.write_text(json.dumps(deck, indent=1), "utf-8")
+    return path
+
+
 @pytest.fixture()
 def client(tmp_path: Path) -> Iterator[Any]:
     from starlette.testclient import TestClient
@@ -57,6 +65,7 @@ def client(tmp_path: Path) -> Iterator[Any]:
 
     hand_written(tmp_path)
     stones_deck(tmp_path)
+    structures_deck(tmp_path)
     shutil.copy(SAMPLE, tmp_path / "generated.json")
     (tmp_path / "notes.json").write_text("[1, 2]", "utf-8")
     with TestClient(application(tmp_path, "secret")) as c:
@@ -74,8 +83,9 @@ def test_the_first_page_sets_the_cookie_the_page_then_calls_with(client: Any) ->
     page = client.get("/?token=secret")
     assert page.status_code == 200 and "studio.js" in page.text
     files = client.get("/api/files").json()["files"]  # the cookie alone now
-    assert [f["path"] for f in files] == ["generated.json", "mine.json", "stones.json"]  # notes.json: not a deck
-    assert [f["game"] for f in files] == ["Puzzle Temple", "Puzzle Temple", "Shifting Stones"]
+    paths = ["generated.json", "mine.json", "stones.json", "structures.json"]
+    assert [f["path"] for f in files] == paths  # notes.json: not a deck
+    assert [f["game"] for f in files] == ["Puzzle Temple", "Puzzle Temple", "Shifting Stones", "Monolyth"]
     assert all(f["editable"] for f in files)
 
 
@@ -177,6 +187,36 @@ def test_a_pattern_is_measured_as_it_is_painted_and_saved_with_its_measures(clie
     data = json.loads((tmp_path / "stones.json").read_text("utf-8"))
     assert data["cards"][2]["window"] == [["Fish", "any", "Fish"]]
     assert all("points" in c and "difficulty" in c for c in data["cards"])  # measured and priced on saving
+
+
+def test_a_structure_is_built_and_measured_as_it_is_painted(client: Any, tmp_path: Path) -> None:
+    headers = {"X-Studio-Token": "secret"}
+    deck = client.get("/api/deck?path=structures.json", headers=headers).json()
+    assert [p["code"] for p in deck["editor"]["grid"]["palette"]] == ["1", "2", "3"]  # contain: heights 1-3
+
+    def prove(grid: list[str], card: Any = None) -> dict[str, Any]:
+        return client.post("/api/prove", headers=headers, json={"path": "structures.json", "card": card,
+                                                                "draft": {"grid": grid}}).json()
+
+    wall = ["3333", "1111", "1111", "1111"]  # the published card: a level and a wall on one side
+    answer = prove(wall)
+    assert answer["verdict"] == "proved" and answer["headline"].startswith("buildable; ")
+    build = answer["items"][0]
+    assert build["status"] == "solved" and len(build["frames"]) >= 6
+    last = {(r, c): int(h) for r, c, h, _ in build["frames"][-1]["overlay"]}
+    assert last == {(r, c): int(wall[r][c]) for r in range(4) for c in range(4)}  # the build reaches the target
+    assert all(any(changed for *_, changed in f["overlay"]) for f in build["frames"])  # each step marks its cubes
+    assert "turns (±" in answer["items"][1]["text"]
+    # card 1, turned: the same structure; a column left free is not asked for
+    assert "card 1 asks for the same structure" in prove(["1111"] * 4)["items"][-1]["text"]
+    assert prove(["1111"] * 4, 1)["verdict"] == "proved"
+    assert prove(["1...", "....", "....", "...."])["verdict"] == "proved"
+    assert prove(["4111"])["verdict"] == "invalid"  # above the monolith's height: the column named
+    saved = client.post("/api/save", headers=headers,
+                        json={"path": "structures.json", "card": None, "draft": {"grid": wall}}).json()
+    assert saved["sealed"], saved
+    data = json.loads((tmp_path / "structures.json").read_text("utf-8"))
+    assert data["cards"][1]["target"] == wall and data["cards"][1]["witness"]
 
 
 def test_a_deck_from_scratch_is_written_when_its_first_card_is_saved(client: Any, tmp_path: Path) -> None:
@@ -413,3 +453,30 @@ def test_a_designer_makes_a_pattern_deck_from_scratch(browser: Any, tmp_path: Pa
     assert [c["window"] for c in saved["cards"]] == [[["Tree"], ["Horse"]], [["Fish", "any", "Boat"]],
                                                      [["any", "Seed", "any"], ["Bird", "any", "Bird"]]]
     assert all(isinstance(c["points"], int) for c in saved["cards"])  # priced on the absolute scale
+
+
+@NEEDS_BROWSER
+def test_a_designer_paints_a_structure_steps_through_its_build_and_saves_it(browser: Any, tmp_path: Path) -> None:
+    deck = structures_deck(tmp_path)
+    page = Page(browser)
+    with serving(deck) as url:
+        browser.get(url)
+        page.verdict("proved")
+        page.click("#new-card")  # one full level: the same structure as card 1
+        page.verdict("not proved")
+        page.click('#palette .paint[data-code="3"]')
+        for c in range(4):  # a wall of three on the north side
+            page.click(f'#grid .cell[data-r="0"][data-c="{c}"]')
+        page.verdict("proved")
+        caption = page.texts("#step-caption")[0]
+        assert caption.startswith("step ") and " of " in caption
+        total = int(caption.split(" of ")[1].split(":")[0])
+        page.click("#step-back")
+        assert page.texts("#step-caption")[0].startswith(f"step {total - 1} of {total}")
+        assert page.texts("#grid .cell.later")  # what is not yet as high as the card asks, faded
+        assert page.texts("#grid .cell.fresh")  # what the step placed, marked
+        page.click("#save")
+        page.saved()
+    verified(deck)
+    saved = json.loads(deck.read_text("utf-8"))
+    assert saved["cards"][1]["target"] == ["3333", "1111", "1111", "1111"]

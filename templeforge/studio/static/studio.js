@@ -5,7 +5,7 @@
 
 const COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98", "#117a65", "#a04000", "#5d6d7e",
                  "#cb4335", "#2e86c1", "#28b463", "#d68910"];
-const state = {game: null, path: null, deck: null, card: null, draft: null, undo: [], redo: [], edit: 0, shown: 0, paint: null,
+const state = {game: null, path: null, deck: null, card: null, draft: null, undo: [], redo: [], edit: 0, shown: 0, paint: null, frame: null,
                answer: null, dirty: false, timer: null};
 const $ = (id) => document.getElementById(id);
 
@@ -163,8 +163,19 @@ function drawGrid() {
   const overlay = {};
   const item = state.answer && state.answer.items && state.answer.items[state.shown];
   const letters = [];
-  if (item && item.overlay) for (const [r, c, letter] of item.overlay) {
+  const frames = item && item.frames ? item.frames : null;
+  if (frames && (state.frame === null || state.frame >= frames.length)) state.frame = frames.length - 1;
+  const shown = frames ? frames[state.frame].overlay : item && item.overlay;
+  $("steps").hidden = !frames;
+  if (frames) {
+    $("step-caption").textContent = frames[state.frame].caption;
+    $("step-back").disabled = state.frame === 0;
+    $("step-on").disabled = state.frame === frames.length - 1;
+  }
+  const fresh = new Set();
+  if (shown) for (const [r, c, letter, changed] of shown) {
     overlay[`${r},${c}`] = letter;
+    if (changed) fresh.add(`${r},${c}`);
     if (!letters.includes(letter)) letters.push(letter);
   }
   const codes = Object.fromEntries(palette().map((p) => [p.code, p]));
@@ -179,12 +190,19 @@ function drawGrid() {
     cell.className = "cell" + (code !== "." ? " on" : "");
     cell.dataset.r = r; cell.dataset.c = c; cell.dataset.code = code;
     const letter = code !== "." ? overlay[`${r},${c}`] : undefined;
-    if (letter) { cell.textContent = letter; cell.style.background = COLOURS[letters.indexOf(letter) % COLOURS.length]; }
+    if (letter && codes[letter] && e.grid.palette) { // a code of the palette: drawn in its colour
+      cell.textContent = letter; cell.style.background = codes[letter].colour; cell.style.color = ink(codes[letter].colour);
+    } else if (letter) { cell.textContent = letter; cell.style.background = COLOURS[letters.indexOf(letter) % COLOURS.length]; }
     else if (code !== "." && e.grid.palette && codes[code]) {
       cell.textContent = codes[code].short; cell.title = codes[code].label; cell.style.background = codes[code].colour;
       cell.style.color = ink(codes[code].colour);
     }
-    else if (code === "." && inside(r, c)) { cell.className += " blank"; cell.textContent = "?"; cell.title = "any face"; }
+    else if (code === "." && inside(r, c)) {
+      const blank = e.grid.blank || {short: "?", label: "any"};
+      cell.className += " blank"; cell.textContent = blank.short; cell.title = blank.label;
+    }
+    if (frames && code !== "." && letter !== code) cell.classList.add("later"); // not yet what the card asks
+    if (fresh.has(`${r},${c}`)) cell.classList.add("fresh");
     const paint = () => (state.paint && e.grid.palette ? state.paint : "#");
     cell.onmousedown = (ev) => {
       ev.preventDefault();
@@ -271,6 +289,7 @@ async function prove() {
     const answer = await call("/api/prove", {path: state.path, game: state.game, card: state.card, draft: state.draft, edit});
     if (answer.edit !== edit || edit !== state.edit) return; // a newer edit is on its way
     state.answer = answer;
+    state.frame = null;
     $("verdict").dataset.verdict = answer.verdict;
     $("verdict").textContent = answer.verdict;
     $("headline").textContent = answer.headline;
@@ -321,4 +340,6 @@ $("new-deck").onsubmit = async (ev) => {
 $("undo").onclick = () => step(state.undo, state.redo);
 $("redo").onclick = () => step(state.redo, state.undo);
 $("save").onclick = save;
+$("step-back").onclick = () => { state.frame = Math.max(0, state.frame - 1); draw(); };
+$("step-on").onclick = () => { state.frame += 1; draw(); };
 loadFiles().catch((err) => say(err.message));
