@@ -58,7 +58,7 @@ register(Game(
     "Temple cards: curse tracks whose layers are proved payable on every crystal grid, priced by their cost in play.",
     rules="generators.mystery_of_the_temples.rules", paper="print.mystery_of_the_temples",
     plastic="cad.mystery_of_the_temples", mine="generators.mystery_of_the_temples.mine",
-    engine="generators.mystery_of_the_temples.engine"))
+    engine="generators.mystery_of_the_temples.engine", studio="generators.mystery_of_the_temples.studio"))
 
 #: The game a command builds when none is named.
 DEFAULT = "puzzle-temple"

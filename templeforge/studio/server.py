@@ -224,7 +224,10 @@ def application(folder: Path, token: str) -> Starlette:
         def warm() -> None:  # both workers started and the games' studio modules imported before the first edit
             for work in (prover, keeper):
                 for module in modules:
-                    work.run(("templeforge.studio.worker", "warm", (module,)), SAVE_DEADLINE, polite=True)
+                    try:
+                        work.run(("templeforge.studio.worker", "warm", (module,)), SAVE_DEADLINE, polite=True)
+                    except (OSError, EOFError):  # the server is stopping: nothing to warm
+                        return
 
         threading.Thread(target=warm, daemon=True).start()
         yield

@@ -33,7 +33,10 @@ def _serve(conn: Connection) -> None:
             answer: Any = ("ok", getattr(importlib.import_module(module), function)(*args))
         except Exception as err:  # the server turns it into one line for the page
             answer = ("error", f"{type(err).__name__}: {err}")
-        conn.send(answer)
+        try:
+            conn.send(answer)
+        except (BrokenPipeError, OSError):  # the server went, or stopped this job: nothing to tell
+            return
 
 
 def warm(module: str) -> bool:
@@ -52,6 +55,7 @@ class Runner:
         self._conn: Connection | None = None
         self._job = 0  # the number of the newest job; an older one is superseded
         self._busy = False
+        self._closed = False
 
     def _spawn(self) -> None:
         context = multiprocessing.get_context("spawn")
@@ -74,7 +78,7 @@ class Runner:
         job or ``deadline`` seconds stopped it. A ``polite`` job (a warm-up) stops no one:
         it answers None at once when the worker is busy."""
         with self._lock:
-            if polite and self._busy:
+            if self._closed or (polite and self._busy):
                 return None
             self._job += 1
             mine = self._job
@@ -109,6 +113,8 @@ class Runner:
                     return None
 
     def close(self) -> None:
+        """Stop the worker; every ``run`` after this answers None."""
         with self._lock:
+            self._closed = True
             self._job += 1
             self._kill()

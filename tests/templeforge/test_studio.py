@@ -86,6 +86,8 @@ def test_the_first_page_sets_the_cookie_the_page_then_calls_with(client: Any) ->
     paths = ["generated.json", "mine.json", "stones.json", "structures.json"]
     assert [f["path"] for f in files] == paths  # notes.json: not a deck
     assert [f["game"] for f in files] == ["Puzzle Temple", "Puzzle Temple", "Shifting Stones", "Monolyth"]
+    games = client.get("/api/files").json()["games"]
+    assert [g["title"] for g in games] == ["Puzzle Temple", "Shifting Stones", "Monolyth", "Mystery of the Temples"]
     assert all(f["editable"] for f in files)
 
 
@@ -217,6 +219,42 @@ def test_a_structure_is_built_and_measured_as_it_is_painted(client: Any, tmp_pat
     assert saved["sealed"], saved
     data = json.loads((tmp_path / "structures.json").read_text("utf-8"))
     assert data["cards"][1]["target"] == wall and data["cards"][1]["witness"]
+
+
+def test_a_temple_side_is_checked_on_every_grid_side_as_it_is_painted(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from templeforge.studio.server import application
+
+    shutil.copy(DATA / "mystery-of-the-temples-hand-written.json", tmp_path / "temples.json")
+    headers = {"X-Studio-Token": "secret"}
+    with TestClient(application(tmp_path, "secret")) as client:
+        deck = client.get("/api/deck?path=temples.json", headers=headers).json()
+        palette = {p["label"]: p["code"] for p in deck["editor"]["grid"]["palette"]}
+        first = deck["cards"][0]
+        assert first["id"] == "red-2-3" and first["draft"]["grid"][1] == "..34653.."
+
+        def prove(grid: list[str], card: Any = "red-2-3") -> dict[str, Any]:
+            return client.post("/api/prove", headers=headers, json={"path": "temples.json", "card": card,
+                                                                    "draft": {"grid": grid}}).json()
+
+        answer = prove(first["draft"]["grid"])
+        assert answer["verdict"] == "proved" and answer["headline"].startswith("red temple, 2-3 players: 5 of 5")
+        layer = answer["items"][0]
+        assert layer["label"] == "Layer at 3" and "payable on every grid side" in layer["text"]
+        assert "1A " in layer["text"] and "4B " in layer["text"] and "suggests" in layer["text"]
+        assert all(i["mean"] > 0 for i in answer["items"])
+        red = palette["red"]
+        assert prove([red * 9, "....*...."])["items"][0]["text"].startswith("red-red-red-red-red or")
+        bad = prove([first["draft"]["grid"][0], "..3" + red + "..."])
+        assert bad["verdict"] == "invalid" and bad["headline"].startswith("layer at position 4")
+        track = palette["yellow"] * 2 + palette["blue"] + first["draft"]["grid"][0][3:]
+        saved = client.post("/api/save", headers=headers, json={
+            "path": "temples.json", "card": "red-2-3", "draft": {"grid": [track, first["draft"]["grid"][1]]}}).json()
+        assert saved["sealed"], saved
+    data = json.loads((tmp_path / "temples.json").read_text("utf-8"))
+    assert data["cards"][0]["track"][:3] == ["yellow", "yellow", "blue"]
+    assert data["cards"][0]["layers"][0]["difficulty"]["actions"] > 0  # measured by the verifier on saving
 
 
 def test_a_deck_from_scratch_is_written_when_its_first_card_is_saved(client: Any, tmp_path: Path) -> None:
@@ -480,3 +518,28 @@ def test_a_designer_paints_a_structure_steps_through_its_build_and_saves_it(brow
     verified(deck)
     saved = json.loads(deck.read_text("utf-8"))
     assert saved["cards"][1]["target"] == ["3333", "1111", "1111", "1111"]
+
+
+@NEEDS_BROWSER
+def test_a_designer_repaints_a_temple_track_sees_every_grid_side_pay_it_and_saves_it(browser: Any,
+                                                                                      tmp_path: Path) -> None:
+    deck = tmp_path / "temples.json"
+    shutil.copy(DATA / "mystery-of-the-temples-hand-written.json", deck)
+    page = Page(browser)
+    with serving(deck) as url:
+        browser.get(url)
+        page.verdict("proved")
+        assert page.texts("#headline")[0].startswith("red temple, 2-3 players: 5 of 5 layers payable")
+        page.click('#palette .paint[data-code="b"]')  # red
+        page.click('#grid .cell[data-r="0"][data-c="0"]')
+        page.click('#palette .paint[data-code="7"]')  # a layer worth 7 under position 5
+        page.click('#grid .cell[data-r="1"][data-c="4"]')
+        page.verdict("proved")
+        texts = page.texts("#lists .item .text")
+        assert len(texts) == 5 and all("payable on every grid side" in t for t in texts)
+        assert "painted 7" in texts[2]
+        page.click("#save")
+        page.saved()
+    verified(deck)
+    saved = json.loads(deck.read_text("utf-8"))
+    assert saved["cards"][0]["track"][0] == "red" and saved["cards"][0]["layers"][2]["points"] == 7

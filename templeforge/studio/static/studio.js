@@ -90,6 +90,9 @@ function change(edit) {
   state.dirty = true;
   $("saved").textContent = "not saved";
   draw();
+  $("verdict").dataset.verdict = "working"; // the answer on show is the older draft's until the new one comes
+  $("verdict").textContent = "proving...";
+  state.edit++; // an answer already on its way is for an older draft
   clearTimeout(state.timer);
   state.timer = setTimeout(prove, 120);
 }
