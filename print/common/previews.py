@@ -52,15 +52,20 @@ def pixel_box(box: Box, page_height: float, dpi: float) -> tuple[int, int, int, 
     return round(box.x * px), round(top * px), round(box.x1 * px), round(bottom * px)
 
 
+def fronts(pages: Sequence[Image.Image], sheets: Sequence[Sheet], dpi: float) -> list[tuple[int, Image.Image]]:
+    """Every card front cut from the rendered pages along its trim: (the card's index in the
+    deck, the image), in card order."""
+    found = sorted(((slot.card, i, slot) for i, sheet in enumerate(sheets) for slot in sheet.fronts),
+                   key=lambda t: t[0])
+    return [(card, pages[i].crop(pixel_box(slot.trim, sheets[i].height, dpi))) for card, i, slot in found]
+
+
 def contact_sheet(pages: Sequence[Image.Image], sheets: Sequence[Sheet], labels: Sequence[str], dpi: float,
                   columns: int = 6, thumb_height: int = 300) -> Image.Image:
     """Every card front cut from the rendered pages along its trim, in card order, in a grid
     with each card's label under it."""
-    fronts = sorted(((slot.card, i, slot) for i, sheet in enumerate(sheets) for slot in sheet.fronts),
-                    key=lambda t: t[0])
     crops = []
-    for card, i, slot in fronts:
-        crop = pages[i].crop(pixel_box(slot.trim, sheets[i].height, dpi))
+    for card, crop in fronts(pages, sheets, dpi):
         scale = thumb_height / crop.height
         crops.append((labels[card], crop.resize((max(1, round(crop.width * scale)), thumb_height),
                                                 Image.Resampling.LANCZOS)))

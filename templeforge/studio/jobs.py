@@ -61,3 +61,51 @@ def save(path: str, card: Any, draft: dict[str, Any], game_name: str | None = No
     write_atomic(path, sealed_text(game, done.dumps()))
     return {"saved": Path(path).name, "sealed": True, "problems": [], "cards": len(done.cards),
             "said": f"{check.counted} proved"}
+
+
+#: The rendered fronts of the decks opened last, by path: (the file's state, the PNGs).
+_FRONTS: dict[str, tuple[tuple[float, int], dict[int, bytes]]] = {}
+#: Pixels an inch of a card as the page shows it.
+DPI = 110
+
+
+def fronts(path: str) -> dict[int, bytes]:
+    """Every card front of the deck at ``path`` as it prints (the game's own print module,
+    one card a page, default options, rendered by PDFium and cut along the trim): PNG bytes
+    by the card's place in the deck, kept while the file is unchanged."""
+    from generators.common.options import resolve
+    from print import paper_of
+    from print.common.options import OPTIONS
+    from print.common.previews import fronts as cut
+    from print.common.previews import png, render
+
+    stat = Path(path).stat()
+    state = (stat.st_mtime, stat.st_size)
+    kept = _FRONTS.get(path)
+    if kept is not None and kept[0] == state:
+        return kept[1]
+    game, opened, _ = _open(path)
+    module = paper_of(game)
+    values = dict(resolve(OPTIONS, {}).values)
+    values["layout"] = "cards"
+    printed = module.make(opened, module.request(values), module.deck_title(opened, path))
+    pages = render(printed.files["cards.pdf"], DPI)
+    images = {card: png(image) for card, image in cut(pages, printed.imposition.pages, DPI)}
+    _FRONTS.clear()
+    _FRONTS[path] = (state, images)
+    return images
+
+
+def front(path: str, index: int) -> bytes:
+    """Card ``index``'s front (see ``fronts``).
+
+    Raises:
+        RequestError: no such card.
+    """
+    from generators.common.errors import RequestError
+
+    _, opened, _ = _open(path)
+    images = fronts(path)
+    if not 0 <= index < len(opened.cards) or index not in images:  # (a print may add reference cards)
+        raise RequestError(f"index: the deck has {len(opened.cards)} cards, not a card {index + 1}")
+    return images[index]

@@ -159,6 +159,16 @@ def application(folder: Path, token: str) -> Starlette:
         games = [{"name": g.name, "title": g.title} for g in GAMES.values() if g.studio]
         return JSONResponse({"folder": str(folder), "files": deck_files(folder), "games": games})
 
+    async def front(request: Request) -> Response:
+        path = deck_path(folder, request.query_params.get("path"))
+        raw = request.query_params.get("index", "")
+        if not raw.isdigit():
+            raise Refused(400, "index: expected the card's place in the deck, from 0")
+        answer = await compute(keeper, ("templeforge.studio.jobs", "front", (str(path), int(raw))), SAVE_DEADLINE)
+        if answer is None:
+            raise Refused(503, "the card's picture was stopped by a newer request")
+        return Response(answer, media_type="image/png", headers={"Cache-Control": "no-store"})
+
     async def new(request: Request) -> Response:
         data = await body(request)
         path = deck_path(folder, data.get("path"), new=True)
@@ -210,7 +220,7 @@ def application(folder: Path, token: str) -> Starlette:
 
     routes = [Route("/", guarded(index)), Route("/static/{name}", guarded(static)),
               Route("/api/files", guarded(files)), Route("/api/deck", guarded(deck)),
-              Route("/api/new", guarded(new), methods=["POST"]),
+              Route("/api/new", guarded(new), methods=["POST"]), Route("/api/front.png", guarded(front)),
               Route("/api/prove", guarded(prove), methods=["POST"]),
               Route("/api/save", guarded(save), methods=["POST"])]
     @contextlib.asynccontextmanager

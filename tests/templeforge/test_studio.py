@@ -5,6 +5,7 @@ save, and ``templeforge verify`` accepts the file)."""
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import shutil
 import subprocess
@@ -183,6 +184,14 @@ def test_a_pattern_is_measured_as_it_is_painted_and_saved_with_its_measures(clie
     assert answer["verdict"] == "proved" and answer["headline"].startswith("worth ")
     assert "actions from a random grid on average" in answer["items"][0]["text"]
     assert answer["items"][1]["label"] == "Nearest"
+    picture = client.get("/api/front.png?path=stones.json&index=1", headers=headers)
+    assert picture.status_code == 200 and picture.content.startswith(b"\x89PNG")
+    from PIL import Image
+
+    card = Image.open(io.BytesIO(picture.content))
+    assert 0.6 < card.width / card.height < 0.8  # a poker card upright, cut along its trim
+    assert client.get("/api/front.png?path=stones.json&index=2", headers=headers).status_code == 400  # 2 cards
+    assert client.get("/api/front.png?path=stones.json&index=-1", headers=headers).status_code == 400
     saved = client.post("/api/save", headers=headers,
                         json={"path": "stones.json", "card": None, "draft": {"grid": [fish + "." + fish]}}).json()
     assert saved["sealed"], saved
@@ -397,6 +406,8 @@ def test_a_designer_draws_a_lock_sees_it_proved_saves_and_verify_accepts_the_fil
         browser.get(url)
         page.verdict("proved")  # card 1 of the file, proved on opening
         assert "6 of 6 faces proved solvable" in page.texts("#headline")[0]
+        page.wait.until(lambda d: d.execute_script(  # the card as it prints, drawn by its PDF
+            "const i = document.getElementById('printed-img'); return i.complete && i.naturalWidth > 100"))
         page.click("#new-card")
         start = browser.execute_script("return state.draft.grid")
         for r, row in enumerate(start):  # clear the starting lock

@@ -79,6 +79,11 @@ function openCard(id, force) {
   $("help").textContent = state.deck.editor.help || "";
   $("saved").textContent = "";
   $("editor").hidden = false;
+  const index = card ? state.deck.cards.indexOf(card) : -1;
+  $("printed").hidden = index < 0 || state.game !== null;
+  if (index >= 0 && state.game === null) {
+    $("printed-img").src = `/api/front.png?path=${encodeURIComponent(state.path)}&index=${index}&at=${Date.now()}`;
+  }
   draw();
   prove();
 }
