@@ -422,6 +422,11 @@ class Studio(Protocol):
     def draft(self, deck: Any, card_id: Any = None) -> dict[str, Any]:
         """Card ``card_id`` as the page edits it (None: a new card's starting draft)."""
 
+    def table(self, deck: Any) -> dict[str, Any]:
+        """The deck view's table: ``columns`` (the figures' names) and one row a card, in
+        deck order, ``{"id": ..., "values": [a number or None a column]}``: what the
+        designer sorts the deck by (its difficulty, its points)."""
+
     def prove(self, deck: Any, data: Mapping[str, Any], card_id: Any = None,
               time_limit: float = 2.0) -> dict[str, Any]:
         """The live answer for a draft of card ``card_id`` (None: a new card; the deck's

@@ -33,6 +33,15 @@ def blank() -> Deck:
     return Deck(())
 
 
+def table(deck: Deck) -> dict[str, Any]:
+    """Each card's turns (the greedy player's), its bound and the cubes it asks for, as stored."""
+    rows = []
+    for c in deck.cards:
+        cubes = sum(h for h in c.target.heights if h is not None)
+        rows.append({"id": c.id, "values": [c.difficulty, c.bound, cubes]})
+    return {"columns": ["turns", "bound (perfect play)", "cubes asked"], "rows": rows}
+
+
 def editor(deck: Deck) -> dict[str, Any]:
     """What the page draws: the 4x4 board painted with heights."""
     palette = [{"code": str(h), "label": f"height {h}", "short": str(h), "colour": SHADES[min(h, len(SHADES) - 1)]}

@@ -51,6 +51,17 @@ def blank() -> Deck:
     return Deck(())
 
 
+def table(deck: Deck) -> dict[str, Any]:
+    """Each temple side's points in all, its layers and their mean actions, as stored."""
+    rows = []
+    for c in deck.cards:
+        points = [layer.points for layer in c.temple.layers]
+        total = None if None in points else sum(points)  # type: ignore[arg-type]
+        actions = None if c.priced is None else round(sum(p.actions for p in c.priced) / len(c.priced), 3)
+        rows.append({"id": c.id, "values": [total, len(points), actions]})
+    return {"columns": ["points, all layers", "layers", "mean actions a layer"], "rows": rows}
+
+
 def editor(deck: Deck) -> dict[str, Any]:
     """What the page draws: the track (first row) and the layers' points (second row)."""
     palette = [{"code": code, "label": colour.name, "short": colour.name[:1].upper(), "colour": colour.rgb}

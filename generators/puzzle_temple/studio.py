@@ -42,6 +42,15 @@ def blank() -> Deck:
     return Deck((), tuple(preset("ubongo12", True)))
 
 
+def table(deck: Deck) -> dict[str, Any]:
+    """Each card's mean difficulty (bits) and its faces' solutions, as stored."""
+    rows = []
+    for c in deck.cards:
+        counts = [f.solutions for f in c.faces]
+        rows.append({"id": c.id, "values": [c.difficulty, None if None in counts else sum(counts)]})  # type: ignore[arg-type]
+    return {"columns": ["difficulty (bits)", "solutions, all faces"], "rows": rows}
+
+
 def editor(deck: Deck) -> dict[str, Any]:
     """What the page draws: a grid to paint and a list of blocks per die face."""
     return {"title": "Lock card", "grid": {"label": "Lock", "rows": ROWS, "columns": COLUMNS},

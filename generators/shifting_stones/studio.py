@@ -38,6 +38,12 @@ def blank() -> Deck:
     return Deck(())
 
 
+def table(deck: Deck) -> dict[str, Any]:
+    """Each card's points, difficulty (expected actions) and stones, as stored."""
+    return {"columns": ["points", "difficulty (actions)", "stones"],
+            "rows": [{"id": c.id, "values": [c.points, c.difficulty, c.pattern.stones]} for c in deck.cards]}
+
+
 def editor(deck: Deck) -> dict[str, Any]:
     """What the page draws: a 3x3 grid painted with the set's faces (and any face)."""
     colours = [c for t in deck.tiles.tiles for c in t.colours]

@@ -32,7 +32,7 @@ def deck(path: str, game_name: str | None = None) -> dict[str, Any]:
     game, opened, studio = _open(path, game_name)
     cards = [{"id": c.id, "draft": studio.draft(opened, c.id)} for c in opened.cards]
     return {"game": game.name, "title": game.title, "editor": studio.editor(opened), "cards": cards,
-            "new": studio.draft(opened, None)}
+            "new": studio.draft(opened, None), "table": studio.table(opened)}
 
 
 def prove(path: str, card: Any, draft: dict[str, Any], game_name: str | None = None) -> dict[str, Any]:

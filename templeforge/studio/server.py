@@ -99,10 +99,10 @@ def deck_files(folder: Path) -> list[dict[str, Any]]:
 
 def application(folder: Path, token: str) -> Starlette:
     """The studio for the deck files under ``folder``, answering only requests with ``token``.
-    Proofs run in one worker process (a newer one stops the older), deck reads and saves in
-    another, so that an edit never stops a save."""
+    Proofs run in one worker process (a newer one stops the older), deck reads, saves and
+    pictures in another, in turn, so that an edit never stops a save."""
     folder = folder.resolve()
-    prover, keeper = Runner(), Runner()
+    prover, keeper = Runner(), Runner(supersede=False)
 
     def allowed(request: Request) -> bool:
         given = request.query_params.get("token") or request.headers.get("x-studio-token") \
@@ -166,7 +166,7 @@ def application(folder: Path, token: str) -> Starlette:
             raise Refused(400, "index: expected the card's place in the deck, from 0")
         answer = await compute(keeper, ("templeforge.studio.jobs", "front", (str(path), int(raw))), SAVE_DEADLINE)
         if answer is None:
-            raise Refused(503, "the card's picture was stopped by a newer request")
+            raise Refused(503, f"the card's picture took over {SAVE_DEADLINE:.0f} s")
         return Response(answer, media_type="image/png", headers={"Cache-Control": "no-store"})
 
     async def new(request: Request) -> Response:
@@ -178,14 +178,14 @@ def application(folder: Path, token: str) -> Starlette:
         answer = await compute(keeper, ("templeforge.studio.jobs", "deck", (str(path), game_of(data))),
                                SAVE_DEADLINE)
         if answer is None:
-            raise Refused(503, "the new deck was stopped by a newer request")
+            raise Refused(503, f"the new deck took over {SAVE_DEADLINE:.0f} s")
         return JSONResponse({"path": path.relative_to(folder).as_posix(), "unsaved": True, **answer})
 
     async def deck(request: Request) -> Response:
         path = deck_path(folder, request.query_params.get("path"))
         answer = await compute(keeper, ("templeforge.studio.jobs", "deck", (str(path),)), SAVE_DEADLINE)
         if answer is None:
-            raise Refused(503, "the deck took too long to open, or a newer request came first")
+            raise Refused(503, f"the deck took over {SAVE_DEADLINE:.0f} s to open")
         return JSONResponse({"path": path.relative_to(folder).as_posix(), **answer})
 
     async def prove(request: Request) -> Response:
@@ -215,7 +215,7 @@ def application(folder: Path, token: str) -> Starlette:
         job = ("templeforge.studio.jobs", "save", (str(path), card, data["draft"], game_of(data)))
         answer = await compute(keeper, job, SAVE_DEADLINE)
         if answer is None:
-            raise Refused(503, "the save was stopped by a newer request; nothing was written")
+            raise Refused(503, f"the save took over {SAVE_DEADLINE:.0f} s and was stopped; nothing was written")
         return JSONResponse(answer)
 
     routes = [Route("/", guarded(index)), Route("/static/{name}", guarded(static)),

@@ -3,7 +3,8 @@ a frozen server, and a newer edit stops the older proof.
 
 ``Runner`` keeps one warm worker process (its imports done once). ``run`` sends it a job and
 waits for the answer; a ``run`` that arrives while another is computing ends the older one
-(its process is killed and a fresh one started), which then answers ``None``: superseded.
+(its process is killed and a fresh one started), which then answers ``None``: superseded;
+or, for a runner whose jobs go in turn, waits for it.
 A job that passes its deadline is stopped the same way and answers ``None`` too; the caller
 says which. Jobs are ``(module, function, args)``: a function of the game's studio module,
 called with its arguments in the worker.
@@ -46,10 +47,14 @@ def warm(module: str) -> bool:
 
 
 class Runner:
-    """One worker process, its jobs one at a time, the newest first (see the module docstring)."""
+    """One worker process, its jobs one at a time: the newest first (``supersede``: a newer
+    job stops the older, for proofs as the designer draws), or in turn (deck reads, saves
+    and pictures, none of which may stop another)."""
 
-    def __init__(self, start: Callable[[Connection], None] = _serve) -> None:
+    def __init__(self, start: Callable[[Connection], None] = _serve, supersede: bool = True) -> None:
         self._target = start
+        self._supersede = supersede
+        self._turn = threading.Lock()  # held through a job when jobs go in turn
         self._lock = threading.Lock()
         self._process: Any = None
         self._conn: Connection | None = None
@@ -75,8 +80,18 @@ class Runner:
 
     def run(self, job: Job, deadline: float, polite: bool = False) -> tuple[str, Any] | None:
         """The job's answer, ``("ok", value)`` or ``("error", message)``; None when a newer
-        job or ``deadline`` seconds stopped it. A ``polite`` job (a warm-up) stops no one:
-        it answers None at once when the worker is busy."""
+        job or ``deadline`` seconds stopped it. A ``polite`` job (a warm-up) stops and waits
+        for no one: it answers None at once when the worker is busy."""
+        if self._supersede:
+            return self._run(job, deadline, polite)
+        if not self._turn.acquire(blocking=not polite):
+            return None
+        try:
+            return self._run(job, deadline, polite)
+        finally:
+            self._turn.release()
+
+    def _run(self, job: Job, deadline: float, polite: bool) -> tuple[str, Any] | None:
         with self._lock:
             if self._closed or (polite and self._busy):
                 return None

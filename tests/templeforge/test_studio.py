@@ -204,6 +204,8 @@ def test_a_structure_is_built_and_measured_as_it_is_painted(client: Any, tmp_pat
     headers = {"X-Studio-Token": "secret"}
     deck = client.get("/api/deck?path=structures.json", headers=headers).json()
     assert [p["code"] for p in deck["editor"]["grid"]["palette"]] == ["1", "2", "3"]  # contain: heights 1-3
+    assert deck["table"] == {"columns": ["turns", "bound (perfect play)", "cubes asked"],
+                             "rows": [{"id": 1, "values": [None, None, 16]}]}  # a designer's list: not measured
 
     def prove(grid: list[str], card: Any = None) -> dict[str, Any]:
         return client.post("/api/prove", headers=headers, json={"path": "structures.json", "card": card,
@@ -305,6 +307,26 @@ def test_a_newer_proof_stops_the_older_one() -> None:
         slow.join()
         assert answers == [None]  # superseded, not waited for
         assert runner.run(("math", "sqrt", (-1,)), 60) == ("error", "ValueError: math domain error")
+    finally:
+        runner.close()
+
+
+def test_jobs_in_turn_wait_for_each_other() -> None:
+    import threading
+
+    from templeforge.studio.worker import Runner
+
+    runner = Runner(supersede=False)
+    try:
+        answers: list[Any] = []
+        first = threading.Thread(target=lambda: answers.append(runner.run(("time", "sleep", (1,)), 120)))
+        first.start()
+        while not runner._busy:
+            time.sleep(0.01)
+        assert runner.run(("time", "sleep", (0,)), 60, polite=True) is None  # a warm-up waits for no one
+        assert runner.run(("math", "factorial", (5,)), 120) == ("ok", 120)  # waited its turn
+        first.join()
+        assert answers == [("ok", None)]  # and stopped nobody
     finally:
         runner.close()
 
@@ -467,6 +489,7 @@ def test_a_designer_paints_a_pattern_sees_it_measured_saves_and_verify_accepts_t
     assert saved["cards"][2]["window"] == [["Sun", "any", "Fish"], ["any", "Seed", "any"]]
 
 
+@pytest.mark.slow  # (under -m slow: the default run keeps within its three minutes)
 @NEEDS_BROWSER
 def test_a_designer_makes_a_pattern_deck_from_scratch(browser: Any, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
@@ -526,11 +549,21 @@ def test_a_designer_paints_a_structure_steps_through_its_build_and_saves_it(brow
         assert page.texts("#grid .cell.fresh")  # what the step placed, marked
         page.click("#save")
         page.saved()
+        # the deck view: every card as it prints, sorted by a figure (the saved deck carries its measures)
+        page.click("#show-deck")
+        page.click('#deck-table th[data-column="2"]')  # cubes asked, fewest first
+        page.click('#deck-table th[data-column="2"]')  # then most first
+        assert [r.split()[0] for r in page.texts("#deck-table tbody tr")] == ["2", "1"]
+        page.wait.until(lambda d: d.execute_script(
+            "return [...document.querySelectorAll('#deck-table img')].every(i => i.complete && i.naturalWidth > 50)"))
+        page.click('#deck-table tr.card[data-card="1"]')
+        page.verdict("proved")
     verified(deck)
     saved = json.loads(deck.read_text("utf-8"))
     assert saved["cards"][1]["target"] == ["3333", "1111", "1111", "1111"]
 
 
+@pytest.mark.slow  # (under -m slow: the default run keeps within its three minutes)
 @NEEDS_BROWSER
 def test_a_designer_repaints_a_temple_track_sees_every_grid_side_pay_it_and_saves_it(browser: Any,
                                                                                       tmp_path: Path) -> None:

@@ -49,6 +49,7 @@ async function openDeck(path, fresh) {
   if (state.dirty && !confirm("Leave the unsaved card?")) { $("files").value = state.path; return; }
   say(`opening ${path}`);
   state.deck = fresh || await call(`/api/deck?path=${encodeURIComponent(path)}`);
+  state.loaded = Date.now();
   state.game = fresh ? fresh.game : null; // a deck not written yet: its game goes with every request
   state.path = path;
   $("deck-title").textContent = `${state.deck.title}: ${state.deck.cards.length} cards`;
@@ -68,6 +69,57 @@ async function openDeck(path, fresh) {
   if (state.deck.cards.length) openCard(state.deck.cards[0].id, true); else openCard(null, true);
 }
 
+function showDeck(column, down) {
+  const table = state.deck.table;
+  $("editor").hidden = true;
+  $("deck").hidden = false;
+  $("deck-view-title").textContent = `${state.deck.title}: ${state.deck.cards.length} cards`;
+  const head = $("deck-table").querySelector("thead");
+  const body = $("deck-table").querySelector("tbody");
+  head.innerHTML = "";
+  const row = document.createElement("tr");
+  ["card", ...table.columns].forEach((name, i) => {
+    const th = document.createElement("th");
+    th.textContent = name;
+    th.dataset.column = i - 1;
+    if (i - 1 === column) th.className = "sorted" + (down ? " down" : "");
+    th.onclick = () => showDeck(i - 1, i - 1 === column ? !down : false);
+    row.appendChild(th);
+  });
+  head.appendChild(row);
+  const rows = table.rows.map((r, index) => ({...r, index}));
+  if (column >= 0) {
+    rows.sort((a, b) => {
+      const x = a.values[column], y = b.values[column];
+      if (x === null) return 1; if (y === null) return -1;
+      return down ? y - x : x - y;
+    });
+  }
+  body.innerHTML = "";
+  for (const r of rows) {
+    const tr = document.createElement("tr");
+    tr.className = "card";
+    tr.dataset.card = r.id;
+    const first = document.createElement("td");
+    if (state.game === null) {
+      const img = document.createElement("img");
+      img.loading = "lazy";
+      img.alt = `card ${r.id}`;
+      img.src = `/api/front.png?path=${encodeURIComponent(state.path)}&index=${r.index}&at=${state.loaded}`;
+      first.appendChild(img);
+    }
+    first.appendChild(document.createTextNode(` ${r.id}`));
+    tr.appendChild(first);
+    for (const v of r.values) {
+      const td = document.createElement("td");
+      td.textContent = v === null ? "-" : String(v);
+      tr.appendChild(td);
+    }
+    tr.onclick = () => openCard(r.id);
+    body.appendChild(tr);
+  }
+}
+
 function openCard(id, force) {
   if (!force && state.dirty && !confirm("Leave the unsaved card?")) return;
   const card = id === null ? null : state.deck.cards.find((c) => String(c.id) === String(id));
@@ -79,6 +131,7 @@ function openCard(id, force) {
   $("help").textContent = state.deck.editor.help || "";
   $("saved").textContent = "";
   $("editor").hidden = false;
+  $("deck").hidden = true;
   const index = card ? state.deck.cards.indexOf(card) : -1;
   $("printed").hidden = index < 0 || state.game !== null;
   if (index >= 0 && state.game === null) {
@@ -337,6 +390,7 @@ document.addEventListener("keydown", (ev) => {
 window.addEventListener("beforeunload", (ev) => { if (state.dirty) { ev.preventDefault(); ev.returnValue = ""; } });
 $("files").onchange = (ev) => openDeck(ev.target.value);
 $("new-card").onclick = () => openCard(null);
+$("show-deck").onclick = () => { if (!state.dirty || confirm("Leave the unsaved card?")) { state.dirty = false; showDeck(-1, false); } };
 $("new-deck").onsubmit = async (ev) => {
   ev.preventDefault();
   try {
