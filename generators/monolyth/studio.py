@@ -20,6 +20,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from generators.common.errors import RequestError
+from generators.common.studio import new_id, placed
 from generators.monolyth.deck import Card, Deck
 from generators.monolyth.pool import SIDE
 from generators.monolyth.structure import ANY, key, rows_of, target_from
@@ -71,12 +72,8 @@ def card_of(deck: Deck, data: Mapping[str, Any], card_id: Any) -> Card:
         raise RequestError(f"grid: expected at most {SIDE} rows of at most {SIDE} heights or '.'")
     rows = [(grid[y] if y < len(grid) else "").ljust(SIDE, ANY) for y in range(SIDE)]
     target = target_from(rows, deck.board, deck.rule, "grid")
-    return Card(card_id if card_id is not None else _new_id(deck), target)
+    return Card(card_id if card_id is not None else new_id(deck.cards), target)
 
-
-def _new_id(deck: Deck) -> Any:
-    numbers = [c.id for c in deck.cards if isinstance(c.id, int)]
-    return max(numbers, default=0) + 1
 
 
 def prove(deck: Deck, data: Mapping[str, Any], card_id: Any = None, time_limit: float = 2.0) -> dict[str, Any]:
@@ -146,18 +143,12 @@ def put(deck: Deck, data: Mapping[str, Any], card_id: Any = None) -> Deck:
         RequestError: the draft is malformed, naming the field.
     """
     card = card_of(deck, data, card_id)
-    if card_id is None:
-        parameters = dict(deck.parameters)
-        if isinstance(parameters.get("cards"), int):  # the count the deck records follows the cards
-            parameters["cards"] = len(deck.cards) + 1
-        return replace(deck, cards=deck.cards + (card,), parameters=parameters)
-    found = [c for c in deck.cards if str(c.id) == str(card_id)]
-    if not found:
-        raise RequestError(f"card {card_id}: the deck has no such card")
-    old = found[0]
-    kept = tuple((cube, colour) for cube, colour in old.target.colours if _holds(card, cube))
-    card = replace(card, id=old.id, target=replace(card.target, colours=kept))
-    return replace(deck, cards=tuple(card if c is old else c for c in deck.cards))
+
+    def colours_kept(old: Card, new: Card) -> Card:  # the old card's colours where the heights still hold them
+        kept = tuple((cube, colour) for cube, colour in old.target.colours if _holds(new, cube))
+        return replace(new, target=replace(new.target, colours=kept))
+
+    return placed(deck, card, card_id, colours_kept)
 
 
 def _holds(card: Card, cube: tuple[int, int, int]) -> bool:

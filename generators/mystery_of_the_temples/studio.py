@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import string
 from collections.abc import Mapping
-from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from generators.common.errors import RequestError
+from generators.common.studio import new_id, placed
 from generators.mystery_of_the_temples.box import Layer, Temple, runs
 from generators.mystery_of_the_temples.deck import Card, Deck
 
@@ -136,12 +136,9 @@ def card_of(deck: Deck, data: Mapping[str, Any], card_id: Any) -> Card:
         colour, side = old.colour, old.side
     else:
         colour, side = _free(deck)
-    return Card(card_id if card_id is not None else _new_id(deck), Temple(colour, side, tuple(track), tuple(layers)))
+    temple = Temple(colour, side, tuple(track), tuple(layers))
+    return Card(card_id if card_id is not None else new_id(deck.cards), temple)
 
-
-def _new_id(deck: Deck) -> Any:
-    numbers = [c.id for c in deck.cards if isinstance(c.id, int)]
-    return max(numbers, default=0) + 1
 
 
 def prove(deck: Deck, data: Mapping[str, Any], card_id: Any = None, time_limit: float = 2.0) -> dict[str, Any]:
@@ -234,15 +231,7 @@ def put(deck: Deck, data: Mapping[str, Any], card_id: Any = None) -> Deck:
         RequestError: the draft is malformed, naming the field.
     """
     card = card_of(deck, data, card_id)
-    if card_id is None:
-        parameters = dict(deck.parameters)
-        if isinstance(parameters.get("cards"), int):  # the count the deck records follows the cards
-            parameters["cards"] = len(deck.cards) + 1
-        return replace(deck, cards=deck.cards + (card,), parameters=parameters)
-    found = [c for c in deck.cards if str(c.id) == str(card_id)]
-    if not found:
-        raise RequestError(f"card {card_id}: the deck has no such card")
-    return replace(deck, cards=tuple(replace(card, id=c.id) if c is found[0] else c for c in deck.cards))
+    return placed(deck, card, card_id)
 
 
 if TYPE_CHECKING:  # the type checker holds this module to the contract

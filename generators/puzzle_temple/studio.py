@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from generators.common.errors import RequestError
+from generators.common.studio import new_id, placed
 from generators.puzzle_temple.deck import DICE, Card, Deck, Face
 from solver import tiling
 from solver.shapes import Shape
@@ -94,12 +95,8 @@ def card_of(deck: Deck, data: Mapping[str, Any], card_id: Any) -> Card:
         if unknown:
             raise RequestError(f"face {die}: {unknown[0]!r} is not one of the deck's blocks")
         faces.append(Face(die, tuple(blocks)))
-    return Card(card_id if card_id is not None else _new_id(deck), Shape(cells).normalized(), tuple(faces))
+    return Card(card_id if card_id is not None else new_id(deck.cards), Shape(cells).normalized(), tuple(faces))
 
-
-def _new_id(deck: Deck) -> Any:
-    numbers = [c.id for c in deck.cards if isinstance(c.id, int)]
-    return max(numbers, default=0) + 1
 
 
 def prove(deck: Deck, data: Mapping[str, Any], card_id: Any = None, time_limit: float = 2.0) -> dict[str, Any]:
@@ -184,16 +181,7 @@ def put(deck: Deck, data: Mapping[str, Any], card_id: Any = None) -> Deck:
         RequestError: the draft is malformed, naming the field.
     """
     card = card_of(deck, data, card_id)
-    if card_id is None:
-        parameters = dict(deck.parameters)
-        if isinstance(parameters.get("cards"), int):  # the count the deck records follows the cards
-            parameters["cards"] = len(deck.cards) + 1
-        return replace(deck, cards=deck.cards + (card,), parameters=parameters)
-    found = [c for c in deck.cards if str(c.id) == str(card_id)]
-    if not found:
-        raise RequestError(f"card {card_id}: the deck has no such card")
-    card = replace(card, id=found[0].id)
-    return replace(deck, cards=tuple(card if c is found[0] else c for c in deck.cards))
+    return placed(deck, card, card_id)
 
 
 if TYPE_CHECKING:  # the type checker holds this module to the contract

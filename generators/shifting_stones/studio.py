@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from generators.common.errors import RequestError
+from generators.common.studio import new_id, placed
 from generators.common.words import plural
 from generators.shifting_stones.deck import Card, Deck
 from generators.shifting_stones.pattern import SIDE, pattern_from
@@ -84,12 +85,8 @@ def card_of(deck: Deck, data: Mapping[str, Any], card_id: Any) -> Card:
     rows = [[names.get(grid[r][c] if c < len(grid[r]) else NONE, ANY) for c in range(left, right + 1)]
             for r in range(top, bottom + 1)]
     pattern = pattern_from(rows, deck.tiles, "grid")
-    return Card(card_id if card_id is not None else _new_id(deck), pattern)
+    return Card(card_id if card_id is not None else new_id(deck.cards), pattern)
 
-
-def _new_id(deck: Deck) -> Any:
-    numbers = [c.id for c in deck.cards if isinstance(c.id, int)]
-    return max(numbers, default=0) + 1
 
 
 def _measured(deck: Deck, card: Card) -> tuple[Any, str]:
@@ -187,16 +184,7 @@ def put(deck: Deck, data: Mapping[str, Any], card_id: Any = None) -> Deck:
         raise RequestError(f"grid: {check.problems[0]}")
     points = check.rated if any(c.points is not None for c in deck.cards) else None
     card = replace(card, points=points, difficulty=check.difficulty, shown=check.shown, max=check.max)
-    parameters = dict(deck.parameters)
-    if card_id is None:
-        if isinstance(parameters.get("cards"), int):  # the count the deck records follows the cards
-            parameters["cards"] = len(deck.cards) + 1
-        return replace(deck, cards=deck.cards + (card,), parameters=parameters)
-    found = [c for c in deck.cards if str(c.id) == str(card_id)]
-    if not found:
-        raise RequestError(f"card {card_id}: the deck has no such card")
-    card = replace(card, id=found[0].id)
-    return replace(deck, cards=tuple(card if c is found[0] else c for c in deck.cards))
+    return placed(deck, card, card_id)
 
 
 if TYPE_CHECKING:  # the type checker holds this module to the contract

@@ -72,6 +72,23 @@ def game_of(data: dict[str, Any]) -> str | None:
     return game
 
 
+def drafted(folder: Path, data: dict[str, Any]) -> tuple[str, Any, dict[str, Any], str | None]:
+    """A proof's or a save's request checked: the deck file's path, the card's id (None: a
+    new card), the draft, and the game of a deck not written yet.
+
+    Raises:
+        Refused: 400 naming the field at fault (or as ``deck_path``).
+    """
+    game = game_of(data)
+    path = deck_path(folder, data.get("path"), new=game is not None)
+    if not isinstance(data.get("draft"), dict):
+        raise Refused(400, "draft: expected the card as the editor describes it")
+    card = data.get("card")
+    if card is not None and not isinstance(card, (int, str)):
+        raise Refused(400, "card: expected a card id or null for a new card")
+    return str(path), card, data["draft"], game
+
+
 def deck_files(folder: Path) -> list[dict[str, Any]]:
     """The deck files under ``folder`` the studio can open, by path."""
     from generators import GAMES
@@ -190,13 +207,7 @@ def application(folder: Path, token: str) -> Starlette:
 
     async def prove(request: Request) -> Response:
         data = await body(request)
-        path = deck_path(folder, data.get("path"), new=game_of(data) is not None)
-        if not isinstance(data.get("draft"), dict):
-            raise Refused(400, "draft: expected the card as the editor describes it")
-        card = data.get("card")
-        if card is not None and not isinstance(card, (int, str)):
-            raise Refused(400, "card: expected a card id or null for a new card")
-        job = ("templeforge.studio.jobs", "prove", (str(path), card, data["draft"], game_of(data)))
+        job = ("templeforge.studio.jobs", "prove", drafted(folder, data))
         answer = await compute(prover, job, PROVE_DEADLINE)
         if answer is None:
             return JSONResponse({"verdict": "superseded", "headline": "stopped: a newer edit came first, or "
@@ -205,14 +216,7 @@ def application(folder: Path, token: str) -> Starlette:
         return JSONResponse({**answer, "edit": data.get("edit")})
 
     async def save(request: Request) -> Response:
-        data = await body(request)
-        path = deck_path(folder, data.get("path"), new=game_of(data) is not None)
-        if not isinstance(data.get("draft"), dict):
-            raise Refused(400, "draft: expected the card as the editor describes it")
-        card = data.get("card")
-        if card is not None and not isinstance(card, (int, str)):
-            raise Refused(400, "card: expected a card id or null for a new card")
-        job = ("templeforge.studio.jobs", "save", (str(path), card, data["draft"], game_of(data)))
+        job = ("templeforge.studio.jobs", "save", drafted(folder, await body(request)))
         answer = await compute(keeper, job, SAVE_DEADLINE)
         if answer is None:
             raise Refused(503, f"the save took over {SAVE_DEADLINE:.0f} s and was stopped; nothing was written")
