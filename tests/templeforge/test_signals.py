@@ -1,5 +1,6 @@
 """Every long-running command ends within 2 s of Ctrl-C or SIGTERM (``-m slow``): twelve
-signals per command, at moments drawn from a fixed seed (from its start-up to its writing),
+signals per command, at moments drawn from a fixed seed (from its start-up to its writing;
+a draw whose command ended before its moment is sent again sooner, as often as twice),
 each SIGINT or SIGTERM, to the whole process group (a terminal's Ctrl-C) or to the main
 process alone (``kill PID``). Each must end the command with exit 130 and one last line,
 ``templeforge: interrupted`` (a build names the stage it stopped in), leave no process of
@@ -29,6 +30,9 @@ pytestmark = pytest.mark.slow
 #: send both signals both ways many times over, and ``bench/signals.py`` draws more).
 DRAWS = 12
 SEED = 11
+#: A draw whose command ended before its signal is sent again this much sooner (after the
+#: first 0.3 s), so that how fast the machine runs the command does not decide the count.
+RETRIES = (1.0, 0.5, 0.25)
 
 
 def allowance() -> float:
@@ -47,13 +51,16 @@ def half_written(folder: Path) -> list[str]:
 def test_every_long_command_ends_within_two_seconds_of_a_signal(tmp_path: Path, name: str) -> None:
     signalled_count = 0
     for draw in range(DRAWS):
-        tmp = tmp_path / f"draw-{draw}"
-        tmp.mkdir()
-        got = signalled(name, draw, SEED, tmp)
+        for scale in RETRIES:  # a command quicker here than its latest moment: the same draw, sooner
+            tmp = tmp_path / f"draw-{draw}-{scale}"
+            tmp.mkdir()
+            got = signalled(name, draw, SEED, tmp, scale)
+            assert got.left == 0, f"{got.what}: a process of the command was still running 10 s later"
+            if got.seconds is not None:
+                break
+            assert got.status == EXIT["ok"], (got.what, got.err)  # it finished first: it finished well
         out = tmp / "out"
-        assert got.left == 0, f"{got.what}: a process of the command was still running 10 s later"
-        if got.seconds is None:  # it finished first: it finished well
-            assert got.status == EXIT["ok"], (got.what, got.err)
+        if got.seconds is None:
             continue
         signalled_count += 1
         assert got.status == EXIT["interrupted"], (got.what, got.err)
