@@ -42,11 +42,16 @@ DUPLEX_CHOICES = ("long", "short", "fold", "gutter", "none")
               "page) or none [default: the profile's [pdf] duplex, else long].")
 @click.option("--unverified", is_flag=True, help="Print and model the deck even if it fails verification: every "
               "card, plate and report page then says UNVERIFIED (a passing deck is printed unmarked).")
+@click.option("--deck", "deck_file", metavar="DECK.json", help="Build this deck (yours, written by hand, in the "
+              "studio or by generate) in place of generating one; its game is the deck's. It is verified, and "
+              "written completed and sealed into the kit when it passes.")
 @cluster_option
-def build(game: str, profile: str | None, seed: int | None, out: str, jobs: int, force: bool,
-          duplex: str | None, unverified: bool, cluster: str | None) -> None:
-    """Build a game's whole kit: generate the deck, verify it independently, print its PDFs
-    and model its 3D parts, then write report.html and manifest.json, in DIR/<game>/.
+@click.pass_context
+def build(ctx: click.Context, game: str, profile: str | None, seed: int | None, out: str, jobs: int, force: bool,
+          duplex: str | None, unverified: bool, deck_file: str | None, cluster: str | None) -> None:
+    """Build a game's whole kit: generate the deck (or take yours, --deck), verify it
+    independently, print its PDFs and model its 3D parts, then write report.html and
+    manifest.json, in DIR/<game>/.
 
     A stage whose inputs (the deck's bytes, its settings, the tool's version) have not
     changed since the last build is not redone. The build fills DIR/.<game>.partial/ and
@@ -60,9 +65,11 @@ def build(game: str, profile: str | None, seed: int | None, out: str, jobs: int,
     budget ran out, 73 a file could not be written (the previous kit kept); and, as every
     command, 70 a bug, 74 standard output, 130 interrupted, 141 a closed pipe.
 
-    Example:
+    Examples:
 
         templeforge build --profile examples/profiles/build-small.toml --out output/small
+
+        templeforge build --deck my-deck.json --out output/mine
     """
     from templeforge.pipeline import guard
     from templeforge.pipeline.settings import game_settings, read_profile
@@ -71,8 +78,11 @@ def build(game: str, profile: str | None, seed: int | None, out: str, jobs: int,
     where = profile or "profile"
     folder = Path(profile).parent if profile else Path(".")
     games = list(GAMES) if game == "all" else [game]
+    given = None
+    if deck_file is not None:
+        given, games = _given(ctx, deck_file, game, seed)
     chosen = [replace(game_settings(GAMES[name], sections, where, folder, seed=seed, jobs=jobs, duplex=duplex),
-                      unverified=unverified) for name in games]
+                      unverified=unverified, deck=given) for name in games]
     root = Path(out)
     from generators.common.pool import cluster as on
 
@@ -80,18 +90,34 @@ def build(game: str, profile: str | None, seed: int | None, out: str, jobs: int,
         for settings in chosen:  # before any work: nothing of the designer's is lost, no symlink followed
             guard.check(root, settings.game.name, owned(settings.game))
         for settings in chosen:
-            _build(settings, root, profile, seed, jobs, force, duplex)
+            _build(settings, root, profile, seed, jobs, force, duplex, deck_file)
+
+
+def _given(ctx: click.Context, deck_file: str, game: str, seed: int | None) -> tuple[tuple[str, bytes], list[str]]:
+    """The designer's deck (``--deck``): its file's name and bytes, and its game, the one
+    game built. A deck that cannot be read, a ``--game`` that is not the deck's, or a
+    ``--seed`` (a given deck is not generated) is one line, exit 2."""
+    from generators import open_deck
+    from templeforge.cli import fail
+
+    if seed is not None:
+        fail(f"--seed: {deck_file} is built as it is, not generated: leave --seed out", 2)
+    info, _, _ = open_deck(deck_file)
+    named = ctx.get_parameter_source("game") is not click.core.ParameterSource.DEFAULT
+    if named and game != info.name:
+        fail(f"--game {game}: {deck_file} is a {info.name} deck; leave --game out or name that game", 2)
+    return (deck_file, Path(deck_file).read_bytes()), [info.name]
 
 
 def _build(settings: GameSettings, root: Path, profile: str | None, seed: int | None, jobs: int,
-           force: bool, duplex: str | None = None) -> None:
+           force: bool, duplex: str | None = None, deck_file: str | None = None) -> None:
     from templeforge.cli import fail
     from templeforge.pipeline import report
     from templeforge.pipeline.display import display
     from templeforge.pipeline.runner import StageFailed, build_game
 
     name = settings.game.name
-    command = canonical(name, profile, seed, settings.unverified, duplex)
+    command = canonical(name, profile, seed, settings.unverified, duplex, deck_file)
     started = time.perf_counter()
     try:
         outcome = build_game(settings, root, command=command, jobs=jobs, force=force, display=display(name),
@@ -108,10 +134,10 @@ def _build(settings: GameSettings, root: Path, profile: str | None, seed: int | 
 
 
 def canonical(game: str, profile: str | None, seed: int | None, unverified: bool = False,
-              duplex: str | None = None) -> str:
+              duplex: str | None = None, deck_file: str | None = None) -> str:
     """The command that rebuilds this kit (without --out, --jobs and --force, which do not
     change what is built)."""
-    words = ["templeforge", "build", "--game", game]
+    words = ["templeforge", "build", "--deck", deck_file] if deck_file else ["templeforge", "build", "--game", game]
     if profile:
         words += ["--profile", profile]
     if seed is not None:

@@ -371,8 +371,9 @@ def make(made: Reported) -> bytes:
     have = set(files)
     listed = [(href, what) for href, what in links(paper_of(info))
               if href in have or (href.endswith("/") and any(n.startswith(href) for n in files))]
-    seed = made.settings.generate.values.get("seed")
-    lead = (f"{len(made.deck.cards)} cards, seed {seed}, built by templeforge {__version__}. Everything below "
+    given = made.settings.deck
+    origin = f"from {Path(given[0]).name}" if given else f"seed {made.settings.generate.values.get('seed')}"
+    lead = (f"{len(made.deck.cards)} cards, {origin}, built by templeforge {__version__}. Everything below "
             f"comes from the files beside this page.")
     guidance = paper_html(made.settings.pdf.values, files) + plastic_html(made.settings.cad.values,
                                                                           folder / "models")

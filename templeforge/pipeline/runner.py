@@ -201,6 +201,8 @@ class Build:
 
     @property
     def title(self) -> str:
+        if self.settings.deck is not None:
+            return f"{self.settings.game.title} - {Path(self.settings.deck[0]).name}"
         return f"{self.settings.game.title} - {self.deck_name} (seed {self.settings.generate.values.get('seed')})"
 
     def progress(self, stage: str) -> stages.Progress:
@@ -259,8 +261,18 @@ class Build:
 
 
 def _generate(b: Build) -> stages.Made:
-    made, b.checked = stages.generate(b.settings, b.progress("generate"))
+    if b.settings.deck is not None:
+        made, b.checked = stages.adopt(b.settings, b.progress("generate"))
+    else:
+        made, b.checked = stages.generate(b.settings, b.progress("generate"))
     return made
+
+
+def _generate_inputs(b: Build) -> list[Any]:
+    """What the deck stage reads: the generator's settings, or the designer's deck file."""
+    if b.settings.deck is not None:
+        return ["deck", sha256(b.settings.deck[1])]
+    return [b.settings.generate.raw, file_hashes(b.settings.generate.raw)]
 
 
 def _verify(b: Build) -> stages.Made:
@@ -325,7 +337,7 @@ class Stage:
 
 
 STAGES = (
-    Stage("generate", lambda b: [b.settings.generate.raw, file_hashes(b.settings.generate.raw)], _generate),
+    Stage("generate", _generate_inputs, _generate),
     Stage("verify", lambda b: [sha256(b.deck), b.settings.unverified], _verify),
     Stage("pdf", lambda b: [sha256(b.deck), b.settings.pdf.raw, b.title, b.settings.unverified], _pdf,
           beside=True),

@@ -78,6 +78,8 @@ class GameSettings:
     playtest: Stage = Stage({"games": 0}, {"games": 0})
     #: print a deck the verifier rejects, marked UNVERIFIED (``build --unverified``)
     unverified: bool = False
+    #: a designer's deck file, built in place of a generated one (``build --deck``): its name and bytes
+    deck: tuple[str, bytes] | None = None
 
 
 def read_profile(path: str | Path) -> dict[str, dict[str, Any]]:

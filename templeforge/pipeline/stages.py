@@ -56,6 +56,36 @@ def generate(settings: GameSettings, progress: Progress) -> tuple[Made, Checked]
                 started - began), verified
 
 
+def adopt(settings: GameSettings, progress: Progress) -> tuple[Made, Checked | None]:
+    """The designer's deck (``build --deck``) as the build's deck file: kept as it is when
+    its seal holds (the verify stage checks it again), else verified now and, when it
+    passes, written completed (a hand-written card gets its solutions and ratings) and
+    sealed, so the stages after it do not prove it twice. A deck that fails is kept as it
+    is for the verify stage to judge."""
+    import time
+
+    from generators.common import deckfile, seal
+    from generators.common.proof import sealed_text, verifier
+
+    assert settings.deck is not None
+    name, data = settings.deck
+    rules = settings.game.load_rules()
+    deck = deck_from_bytes(settings.game, data, name)
+    said = f"{len(deck.cards)} cards from {name}"
+    if seal.state(deckfile.loads(data.decode("utf-8"), name), verifier(rules, settings.game)) is seal.State.HOLDS:
+        return Made({rules.DECK_NAME: data}, [f"{said} (sealed)"], 0.0), None
+    progress(0, 0, "verifying")
+    started = time.perf_counter()
+    check = rules.verify(deck, workers=settings.generate.values.get("workers") or 1)
+    verified = Checked(deck, check, time.perf_counter() - started)
+    if not check.ok:
+        return Made({rules.DECK_NAME: data}, [f"{said} (not sealed: it fails verification)"], 0.0), verified
+    done = rules.completed(deck, check)
+    text = sealed_text(settings.game, done.dumps())
+    return Made({rules.DECK_NAME: text.encode("utf-8")}, [f"{said} (verified and sealed)"], 0.0), \
+        Checked(done, check, verified.seconds)
+
+
 @dataclass(frozen=True)
 class Checked:
     """A deck and its verifier's check, and the seconds the check took."""

@@ -546,3 +546,70 @@ def test_the_playtest_section_is_checked_and_off_for_a_game_without_rules_yet(tm
     unplayed = dataclasses.replace(GAMES["monolyth"], engine="")  # a game with no rules engine yet
     assert game_settings(unplayed, read_profile(good), str(good), tmp_path).playtest.values == {"games": 0}
     assert game_settings(GAMES["puzzle-temple"], {}, "none", tmp_path).playtest.values == {"games": 0}
+
+
+def hand_written(deck: dict) -> dict:
+    """A deck as a designer writes it: each face only its die and blocks, no seal."""
+    plain = {k: v for k, v in deck.items() if k != "seal"}
+    plain["cards"] = [{**card, "faces": [{"die": f["die"], "blocks": f["blocks"]} for f in card["faces"]]}
+                      for card in deck["cards"]]
+    return plain
+
+
+def test_build_takes_a_designers_deck_proves_completes_and_seals_it(built: Path, tmp_path: Path) -> None:
+    made = json.loads((built / "out" / "puzzle-temple" / "deck.json").read_text())
+    mine = tmp_path / "mine.json"
+    mine.write_text(json.dumps(hand_written(made), indent=1) + "\n")
+    out = tmp_path / "out"
+    result = run("build", "--deck", str(mine), "--profile", str(profile(built)), "--out", str(out), "--jobs", "1")
+    assert result.exit_code == 0, result.output + result.stderr
+    folder = out / "puzzle-temple"
+    kit = json.loads((folder / "deck.json").read_text())
+    assert "seal" in kit and [c["id"] for c in kit["cards"]] == [c["id"] for c in made["cards"]]
+    assert all("solutions" in f and "difficulty" in f for c in kit["cards"] for f in c["faces"])
+    assert json.loads(mine.read_text()) == hand_written(made)  # the designer's file is left as it was
+    assert f"3 cards from {mine} (verified and sealed)" in result.stderr
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["command"] == f"templeforge build --deck {mine} --profile {profile(built)}"
+    assert "3 cards, from mine.json, built by" in (folder / "report.html").read_text()
+    again = run("build", "--deck", str(mine), "--profile", str(profile(built)), "--out", str(out), "--jobs", "1")
+    assert "nothing to redo" in again.output, again.output + again.stderr
+    mine.write_text(json.dumps(made) + "\n")  # now the generated deck, sealed: kept as it is
+    third = run("build", "--deck", str(mine), "--profile", str(profile(built)), "--out", str(out), "--jobs", "1")
+    assert third.exit_code == 0 and "redid generate" in third.output, third.output + third.stderr
+    assert "3 cards from" in third.stderr and "(sealed)" in third.stderr
+    assert (folder / "deck.json").read_bytes() == mine.read_bytes()
+
+
+def test_build_of_a_designers_deck_that_fails_names_the_card_and_writes_nothing(built: Path, tmp_path: Path) -> None:
+    deck = hand_written(json.loads((built / "out" / "puzzle-temple" / "deck.json").read_text()))
+    card = deck["cards"][1]
+    card["faces"][2]["blocks"] = [card["faces"][2]["blocks"][0]]  # one block cannot fill the lock
+    mine = tmp_path / "mine.json"
+    mine.write_text(json.dumps(deck))
+    result = run("build", "--deck", str(mine), "--profile", str(profile(built)), "--out", str(tmp_path / "out"))
+    assert result.exit_code == 1
+    line = result.stderr.strip().splitlines()[-1]
+    assert line.startswith("templeforge: puzzle-temple: the verify stage stopped:") and f"card {card['id']}" in line
+    assert not (tmp_path / "out" / "puzzle-temple").exists()
+
+
+@pytest.mark.parametrize(("extra", "said"), [
+    (["--game", "monolyth"], "--game monolyth: {deck} is a puzzle-temple deck; leave --game out or name that game"),
+    (["--game", "all"], "--game all: {deck} is a puzzle-temple deck; leave --game out or name that game"),
+    (["--seed", "3"], "--seed: {deck} is built as it is, not generated: leave --seed out"),
+])
+def test_build_of_a_designers_deck_refuses_a_game_or_seed_it_cannot_follow(built: Path, tmp_path: Path,
+                                                                           extra: list[str], said: str) -> None:
+    deck = built / "out" / "puzzle-temple" / "deck.json"
+    result = run("build", "--deck", str(deck), *extra, "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2 and result.stderr == f"templeforge: {said.format(deck=deck)}\n"
+    assert not (tmp_path / "out").exists()
+
+
+def test_build_of_a_deck_file_that_is_not_a_deck_names_the_file(tmp_path: Path) -> None:
+    bad = tmp_path / "notes.json"
+    bad.write_text('{"format": "templeforge.deck/1", "game": "chess", "cards": []}')
+    result = run("build", "--deck", str(bad), "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2 and str(bad) in result.stderr and "game: expected one of" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and not (tmp_path / "out").exists()
