@@ -20,13 +20,15 @@ def _finished(stage: str, record: Record) -> str:
 
 class Plain(Display):
     """A line when a stage starts and one when it ends, and while one runs a line at least
-    every ``every`` seconds (what it is doing, n of N), so that a log never falls silent for
-    minutes."""
+    every ``every`` seconds (what it is doing, n of N; by default 15, or
+    ``TEMPLEFORGE_PROGRESS_SECONDS``), so that a log never falls silent for minutes."""
 
-    def __init__(self, game: str, out: TextIO | None = None, every: float = 15.0) -> None:
+    def __init__(self, game: str, out: TextIO | None = None, every: float | None = None) -> None:
+        from templeforge.heartbeat import beat_seconds
+
         self.game = game
         self.out = out or sys.stderr
-        self.every = every
+        self.every = every if every is not None else beat_seconds()
         self.lock = threading.Lock()
         self.running: dict[str, float] = {}  # stage -> when it started
         self.state: dict[str, tuple[int, int, str]] = {}

@@ -32,7 +32,51 @@ def deck(path: str, game_name: str | None = None) -> dict[str, Any]:
     game, opened, studio = _open(path, game_name)
     cards = [{"id": c.id, "draft": studio.draft(opened, c.id)} for c in opened.cards]
     return {"game": game.name, "title": game.title, "editor": studio.editor(opened), "cards": cards,
-            "new": studio.draft(opened, None), "table": studio.table(opened)}
+            "new": studio.draft(opened, None), "table": studio.table(opened), "players": playable(game, opened),
+            "played": played(Path(path), game.name)}
+
+
+def playable(game: Any, deck: Any) -> list[int]:
+    """The player counts the game's rules engine can deal this deck to (none: no engine yet,
+    or too few cards for any table)."""
+    from generators.common.errors import RequestError
+
+    if not game.engine or not deck.cards:
+        return []
+    engine = game.load_engine()
+    counts = []
+    for players in engine.PLAYERS:
+        try:
+            engine.start(deck, players, 0)
+        except RequestError:
+            continue
+        counts.append(players)
+    return counts
+
+
+def played(path: Path, game: str) -> dict[str, Any] | None:
+    """What the deck's latest playtest found (``templeforge playtest`` from the studio, or a
+    build's): its table, seats and findings, and whether the deck file changed since
+    (``current``); None when there is none."""
+    import json
+
+    from templeforge.studio.tasks import kit_of
+
+    if not path.is_file():
+        return None
+    kit = kit_of(path)
+    found = [p for p in (kit / "playtest" / "playtest.json", kit / game / "playtest" / "playtest.json") if p.is_file()]
+    if not found:
+        return None
+    latest = max(found, key=lambda p: p.stat().st_mtime)
+    try:
+        said = json.loads(latest.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return {"file": latest.relative_to(path.parent).as_posix(), "players": said.get("players"),
+            "games": said.get("games"), "current": latest.stat().st_mtime >= path.stat().st_mtime,
+            "seats": [round(s["win_rate"], 3) for s in said.get("seats", [])],
+            "findings": list(said.get("findings", []))[:12]}
 
 
 def prove(path: str, card: Any, draft: dict[str, Any], game_name: str | None = None) -> dict[str, Any]:

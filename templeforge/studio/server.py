@@ -22,6 +22,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from templeforge.studio.tasks import COMMANDS, KIT, Busy, Tasks
 from templeforge.studio.worker import Runner
 
 STATIC = Path(__file__).parent / "static"
@@ -95,8 +96,8 @@ def deck_files(folder: Path) -> list[dict[str, Any]]:
 
     out = []
     for path in sorted(folder.rglob("*.json"))[:MAX_FILES * 4]:
-        if any(part.startswith(".") for part in path.relative_to(folder).parts):
-            continue
+        if any(part.startswith(".") or part.endswith(KIT) for part in path.relative_to(folder).parts):
+            continue  # hidden, or a deck's own output (a build's copy of the deck)
         try:
             with path.open(encoding="utf-8") as f:
                 head = json.load(f)
@@ -120,6 +121,7 @@ def application(folder: Path, token: str) -> Starlette:
     pictures in another, in turn, so that an edit never stops a save."""
     folder = folder.resolve()
     prover, keeper = Runner(), Runner(supersede=False)
+    tasks = Tasks(folder)
 
     def allowed(request: Request) -> bool:
         given = request.query_params.get("token") or request.headers.get("x-studio-token") \
@@ -222,11 +224,72 @@ def application(folder: Path, token: str) -> Starlette:
             raise Refused(503, f"the save took over {SAVE_DEADLINE:.0f} s and was stopped; nothing was written")
         return JSONResponse(answer)
 
+    def game_in(path: Path) -> str:
+        from generators import GAMES
+
+        try:
+            with path.open(encoding="utf-8") as f:
+                head = json.load(f)
+        except (OSError, ValueError):
+            raise Refused(400, f"path: {path.name} is not a deck file") from None
+        game = head.get("game") if isinstance(head, dict) else None
+        if game not in GAMES:
+            raise Refused(400, f"path: {path.name} is not a deck of a game templeforge knows")
+        return str(game)
+
+    async def run(request: Request) -> Response:
+        data = await body(request)
+        path = deck_path(folder, data.get("path"))
+        command = data.get("command")
+        if command not in COMMANDS:
+            raise Refused(400, f"command: expected one of {', '.join(COMMANDS)}, got {command!r}")
+        players = data.get("players")
+        if players is not None and (not isinstance(players, int) or isinstance(players, bool)
+                                    or not 1 <= players <= 8):
+            raise Refused(400, "players: expected the number of players at the table, 1 to 8")
+        try:
+            task = tasks.start(command, path, game_in(path), players)
+        except Busy as err:
+            raise Refused(409, str(err)) from None
+        return JSONResponse(tasks.described(task), 202)
+
+    async def runs(request: Request) -> Response:
+        raw = request.query_params.get("id")
+        if raw is not None:
+            task = tasks.get(int(raw)) if raw.isdigit() else None
+            if task is None:
+                raise Refused(404, f"id: no command {raw} was run here")
+            return JSONResponse(tasks.described(task))
+        path = deck_path(folder, request.query_params.get("path"))
+        deck = path.relative_to(folder).as_posix()
+        return JSONResponse({"tasks": [tasks.described(t) for t in tasks.latest(deck)]})
+
+    async def stop(request: Request) -> Response:
+        data = await body(request)
+        ident = data.get("id")
+        if not isinstance(ident, int) or tasks.get(ident) is None:
+            raise Refused(404, f"id: no command {ident!r} was run here")
+        return JSONResponse({"stopping": tasks.stop(ident)})
+
+    async def made(request: Request) -> Response:
+        from generators.common.files import OutputError, inside
+
+        name = request.path_params["path"]
+        try:
+            path = inside(folder, name)
+        except OutputError:
+            raise Refused(400, f"path: {name!r} leads outside {folder}") from None
+        if not path.is_file():
+            raise Refused(404, f"path: {name} is not a file under {folder}")
+        return FileResponse(path, headers={"Cache-Control": "no-store"})
+
     routes = [Route("/", guarded(index)), Route("/static/{name}", guarded(static)),
               Route("/api/files", guarded(files)), Route("/api/deck", guarded(deck)),
               Route("/api/new", guarded(new), methods=["POST"]), Route("/api/front.png", guarded(front)),
               Route("/api/prove", guarded(prove), methods=["POST"]),
-              Route("/api/save", guarded(save), methods=["POST"])]
+              Route("/api/save", guarded(save), methods=["POST"]),
+              Route("/api/run", guarded(run), methods=["POST"]), Route("/api/run", guarded(runs)),
+              Route("/api/stop", guarded(stop), methods=["POST"]), Route("/files/{path:path}", guarded(made))]
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         import threading
@@ -247,5 +310,6 @@ def application(folder: Path, token: str) -> Starlette:
         yield
         prover.close()
         keeper.close()
+        tasks.close()
 
     return Starlette(routes=routes, lifespan=lifespan)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -587,3 +588,85 @@ def test_a_designer_repaints_a_temple_track_sees_every_grid_side_pay_it_and_save
     verified(deck)
     saved = json.loads(deck.read_text("utf-8"))
     assert saved["cards"][0]["track"][0] == "red" and saved["cards"][0]["layers"][2]["points"] == 7
+
+
+def finished(client: Any, task: dict[str, Any]) -> dict[str, Any]:
+    """The command's description once it has ended (however long a busy machine takes)."""
+    while task["running"]:
+        time.sleep(0.2)
+        task = client.get(f"/api/run?id={task['id']}", headers=TOKEN).json()
+    return task
+
+
+TOKEN = {"X-Studio-Token": "secret"}
+
+
+def test_a_command_runs_on_the_deck_its_output_and_files_are_shown_and_served(client: Any, tmp_path: Path) -> None:
+    started = client.post("/api/run", json={"path": "generated.json", "command": "verify"}, headers=TOKEN)
+    assert started.status_code == 202 and started.json()["line"] == "templeforge verify generated.json"
+    done = finished(client, started.json())
+    assert done["status"] == 0 and done["state"] == "done: the deck verifies" and done["files"] == []
+    assert done["lines"][0] == "generated.json: Puzzle Temple, 3 cards, 18 faces (generated, seed 11)", done["lines"]
+    printed = finished(client, client.post("/api/run", json={"path": "generated.json", "command": "pdf"},
+                                           headers=TOKEN).json())
+    assert printed["status"] == 0, printed["lines"]
+    listed = {f["path"] for f in printed["files"]}
+    assert "generated.kit/pdf/cards.pdf" in listed and all(p.startswith("generated.kit/pdf/") for p in listed)
+    pdf = client.get("/files/generated.kit/pdf/cards.pdf", headers=TOKEN)
+    assert pdf.status_code == 200 and pdf.headers["content-type"] == "application/pdf"
+    assert pdf.content == (tmp_path / "generated.kit" / "pdf" / "cards.pdf").read_bytes()
+    assert client.get("/files/generated.kit/pdf/cards.pdf").status_code == 403
+    assert client.get("/files/generated.kit/none.pdf", headers=TOKEN).status_code == 404
+    assert client.get("/files/generated.kit/pdf", headers=TOKEN).status_code == 404  # a folder is not listed
+    (tmp_path / "outside.txt").write_text("x")
+    (tmp_path / "generated.kit" / "link.txt").symlink_to(tmp_path.parent)
+    assert client.get("/files/generated.kit/link.txt/etc", headers=TOKEN).status_code == 400
+    latest = client.get("/api/run?path=generated.json", headers=TOKEN).json()["tasks"]
+    assert [t["command"] for t in latest] == ["verify", "pdf"]
+    # the deck's own output is not offered as a deck (a build copies the deck into it)
+    shutil.copy(tmp_path / "generated.json", tmp_path / "generated.kit" / "deck.json")
+    offered = client.get("/api/files", headers=TOKEN).json()["files"]
+    assert not any(f["path"].startswith("generated.kit/") for f in offered)
+
+
+def test_one_command_runs_at_a_time_and_stop_ends_it_leaving_nothing(client: Any, tmp_path: Path) -> None:
+    build = client.post("/api/run", json={"path": "generated.json", "command": "build"}, headers=TOKEN)
+    assert build.status_code == 202
+    assert build.json()["line"] == "templeforge build --deck generated.json --out generated.kit"
+    second = client.post("/api/run", json={"path": "mine.json", "command": "verify"}, headers=TOKEN)
+    assert second.status_code == 409
+    assert second.json()["error"] == "templeforge build is running on generated.json: wait for it, or stop it"
+    assert client.post("/api/stop", json={"id": build.json()["id"]}, headers=TOKEN).json() == {"stopping": True}
+    done = finished(client, build.json())
+    assert done["state"] == "stopped" and done["status"] in (130, -15), done["lines"]
+    assert not (tmp_path / "generated.kit" / "puzzle-temple").exists()
+    assert client.post("/api/stop", json={"id": done["id"]}, headers=TOKEN).json() == {"stopping": False}
+    assert client.post("/api/stop", json={"id": 999}, headers=TOKEN).status_code == 404
+
+
+@pytest.mark.parametrize(("body", "said"), [
+    ({"path": "generated.json", "command": "rm"}, "command: expected one of verify, pdf, cad, build, playtest, "
+                                                  "got 'rm'"),
+    ({"path": "../generated.json", "command": "verify"}, "path: '../generated.json' leads outside"),
+    ({"path": "generated.json", "command": "playtest", "players": "4; rm"}, "players: expected the number of "
+                                                                            "players at the table, 1 to 8"),
+])
+def test_a_command_the_studio_does_not_run_is_refused(client: Any, body: dict[str, Any], said: str) -> None:
+    answer = client.post("/api/run", json=body, headers=TOKEN)
+    assert answer.status_code == 400 and answer.json()["error"].startswith(said)
+    assert client.get("/api/run?path=generated.json", headers=TOKEN).json()["tasks"] == []
+
+
+def test_a_playtest_from_the_page_is_shown_with_the_deck_until_the_deck_changes(client: Any, tmp_path: Path) -> None:
+    deck = client.get("/api/deck?path=generated.json", headers=TOKEN).json()
+    assert deck["players"] == [2, 3] and deck["played"] is None  # three cards: at most three at the table
+    run = client.post("/api/run", json={"path": "generated.json", "command": "playtest", "players": 3}, headers=TOKEN)
+    done = finished(client, run.json())
+    assert done["status"] == 0, done["lines"]
+    assert "generated.kit/playtest/playtest.html" in {f["path"] for f in done["files"]}
+    played = client.get("/api/deck?path=generated.json", headers=TOKEN).json()["played"]
+    assert played["file"] == "generated.kit/playtest/playtest.json" and played["players"] == 3
+    assert played["current"] and len(played["seats"]) == 3 and played["findings"]
+    later = time.time() + 5
+    os.utime(tmp_path / "generated.json", (later, later))
+    assert client.get("/api/deck?path=generated.json", headers=TOKEN).json()["played"]["current"] is False

@@ -69,9 +69,149 @@ async function openDeck(path, fresh) {
   if (state.deck.cards.length) openCard(state.deck.cards[0].id, true); else openCard(null, true);
 }
 
+function folderOf(path) { return path.includes("/") ? path.replace(/[^/]*$/, "") : ""; }
+
+function fileLink(path, label) {
+  const a = document.createElement("a");
+  a.href = "/files/" + path.split("/").map(encodeURIComponent).join("/");
+  a.target = "_blank";
+  a.rel = "noopener";
+  a.textContent = label === undefined ? path : label;
+  return a;
+}
+
+const OPEN = /\.(html|pdf|csv|gcode)$/; // the files a designer opens first; the rest are listed below them
+
+function showTask(task) {
+  const running = task && task.running;
+  for (const b of $("run").querySelectorAll("button[data-command]")) b.disabled = running || state.game !== null
+    || (b.dataset.command === "playtest" && !state.deck.players.length);
+  $("stop").hidden = !running;
+  $("stop").disabled = task ? task.stopping : true;
+  const said = $("run-state");
+  if (!task) { said.textContent = state.game !== null ? "Save a card first: the commands run on the deck file." : ""; said.dataset.state = ""; $("run-log").hidden = true; $("run-files").innerHTML = ""; return; }
+  said.dataset.state = running ? "running" : task.status === 0 ? "done" : "failed";
+  said.textContent = `${task.line}: ${running ? (task.stopping ? "stopping" : "running") : task.state} (${task.seconds.toFixed(1)} s)`;
+  const log = $("run-log");
+  log.hidden = !task.lines.length;
+  const end = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
+  log.textContent = task.lines.join("\n");
+  if (end) log.scrollTop = log.scrollHeight;
+  const box = $("run-files");
+  box.innerHTML = "";
+  if (task.files.length) {
+    const open = document.createElement("p");
+    open.className = "open";
+    open.appendChild(document.createTextNode("Open: "));
+    const rank = (f) => ["html", "pdf", "csv", "gcode"].indexOf(f.path.match(OPEN)[1]);
+    for (const f of task.files.filter((f) => OPEN.test(f.path)).sort((a, b) => rank(a) - rank(b))) open.appendChild(fileLink(f.path, f.path.replace(/^.*\.kit\//, "")));
+    box.appendChild(open);
+    const pictures = task.files.filter((f) => /\/previews\/[^/]+\.png$/.test(f.path)).slice(0, 10);
+    if (pictures.length) {
+      const strip = document.createElement("div");
+      strip.className = "pictures";
+      for (const f of pictures) {
+        const a = fileLink(f.path, "");
+        const img = document.createElement("img");
+        img.loading = "lazy"; img.alt = f.path; img.title = f.path.replace(/^.*\//, "");
+        img.src = a.href;
+        a.appendChild(img);
+        strip.appendChild(a);
+      }
+      box.appendChild(strip);
+    }
+    const more = document.createElement("details");
+    const summary = document.createElement("summary");
+    summary.textContent = `all ${task.files.length} files`;
+    more.appendChild(summary);
+    const ul = document.createElement("ul");
+    for (const f of task.files) {
+      const li = document.createElement("li");
+      li.appendChild(fileLink(f.path, f.path.replace(/^.*\.kit\//, "")));
+      li.appendChild(document.createTextNode(` ${Math.max(1, Math.round(f.bytes / 1024))} KiB`));
+      ul.appendChild(li);
+    }
+    more.appendChild(ul);
+    box.appendChild(more);
+  }
+}
+
+async function history() { // the latest run of each command on this deck, each a button that shows it again
+  const data = await call(`/api/run?path=${encodeURIComponent(state.path)}`);
+  const box = $("run-history");
+  box.innerHTML = "";
+  for (const t of data.tasks) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = (t.running ? "" : t.status === 0 ? "done" : "failed") + (t.id === state.task ? " shown" : "");
+    b.textContent = `${t.command}: ${t.running ? "running" : t.state}`;
+    b.title = t.line;
+    b.onclick = () => follow(t);
+    box.appendChild(b);
+  }
+  return data.tasks;
+}
+
+async function follow(task) {
+  state.task = task.id;
+  showTask(task);
+  await history();
+  while (task.running && state.task === task.id) {
+    await new Promise((done) => setTimeout(done, 600));
+    task = await call(`/api/run?id=${task.id}`);
+    if (state.task === task.id) showTask(task);
+  }
+  if (state.task === task.id) await history();
+  if (task.command === "playtest" && task.status === 0 && state.path === task.deck) {
+    state.deck = await call(`/api/deck?path=${encodeURIComponent(state.path)}`);
+    showPlayed();
+  }
+}
+
+async function runCommand(command) {
+  try {
+    const players = command === "playtest" ? Number($("players").value) : undefined;
+    await follow(await call("/api/run", {path: state.path, command, players}));
+  } catch (err) { $("run-state").dataset.state = "failed"; $("run-state").textContent = err.message; }
+}
+
+function showPlayed() {
+  const p = state.deck.played;
+  $("played").hidden = !p;
+  if (!p) return;
+  $("played-title").textContent = `The last playtest: ${p.games} games of ${p.players} players`;
+  $("played-title").className = p.current ? "" : "stale";
+  $("played-seats").textContent = `Seats win ${p.seats.map((w) => `${Math.round(w * 100)}%`).join(", ")}`
+    + (p.current ? "" : " (the deck changed since: play it again)");
+  $("played-seats").appendChild(document.createTextNode(" - "));
+  $("played-seats").appendChild(fileLink(folderOf(state.path) + p.file.replace(/\.json$/, ".html"), "the whole report"));
+  const ul = $("played-findings");
+  ul.innerHTML = "";
+  for (const f of p.findings) { const li = document.createElement("li"); li.textContent = f; ul.appendChild(li); }
+}
+
+async function showRuns() {
+  const players = $("players");
+  players.innerHTML = "";
+  for (const n of state.deck.players || []) {
+    const option = document.createElement("option");
+    option.value = n; option.textContent = n;
+    players.appendChild(option);
+  }
+  if (state.deck.players && state.deck.players.length) players.value = state.deck.players[state.deck.players.length - 1];
+  $("players-label").hidden = !(state.deck.players || []).length;
+  showPlayed();
+  state.task = null; // a command followed for another deck is no longer shown
+  if (state.game !== null) { showTask(null); return; }
+  const tasks = await history();
+  const last = tasks.sort((a, b) => b.id - a.id)[0];
+  if (last) await follow(last); else showTask(null);
+}
+
 function showDeck(column, down) {
   const table = state.deck.table;
   $("editor").hidden = true;
+  if ($("deck").hidden) showRuns().catch((err) => { $("run-state").textContent = err.message; });
   $("deck").hidden = false;
   $("deck-view-title").textContent = `${state.deck.title}: ${state.deck.cards.length} cards`;
   const head = $("deck-table").querySelector("thead");
@@ -112,7 +252,7 @@ function showDeck(column, down) {
     tr.appendChild(first);
     for (const v of r.values) {
       const td = document.createElement("td");
-      td.textContent = v === null ? "-" : String(v);
+      td.textContent = v === null ? "-" : typeof v === "number" && !Number.isInteger(v) ? v.toFixed(2) : String(v);
       tr.appendChild(td);
     }
     tr.onclick = () => openCard(r.id);
@@ -402,6 +542,11 @@ $("new-deck").onsubmit = async (ev) => {
 $("undo").onclick = () => step(state.undo, state.redo);
 $("redo").onclick = () => step(state.redo, state.undo);
 $("save").onclick = save;
+for (const b of $("run").querySelectorAll("button[data-command]")) b.onclick = () => runCommand(b.dataset.command);
+$("stop").onclick = async () => {
+  $("stop").disabled = true;
+  try { await call("/api/stop", {id: state.task}); } catch (err) { $("run-state").textContent = err.message; }
+};
 $("step-back").onclick = () => { state.frame = Math.max(0, state.frame - 1); draw(); };
 $("step-on").onclick = () => { state.frame += 1; draw(); };
 loadFiles().catch((err) => say(err.message));
