@@ -490,25 +490,65 @@ def test_a_designer_paints_a_pattern_sees_it_measured_saves_and_verify_accepts_t
     assert saved["cards"][2]["window"] == [["Sun", "any", "Fish"], ["any", "Seed", "any"]]
 
 
-@pytest.mark.slow  # (under -m slow: the default run keeps within its three minutes)
-@NEEDS_BROWSER
-def test_a_designer_makes_a_pattern_deck_from_scratch(browser: Any, tmp_path: Path) -> None:
+#: Twelve windows as a designer paints them: (row, column, the palette's code) for each stone.
+WINDOWS = [[(0, 0, "7"), (1, 0, "4")], [(0, 0, "2"), (0, 2, "5")], [(0, 1, "6"), (1, 0, "3"), (1, 2, "3")],
+           [(0, 0, "1"), (0, 1, "7")], [(0, 0, "0"), (1, 1, "2")], [(0, 0, "3"), (0, 1, "0"), (0, 2, "4")],
+           [(0, 0, "5"), (1, 0, "6"), (2, 0, "7")], [(0, 0, "3"), (1, 1, "3")],
+           [(0, 0, "4"), (0, 1, "6"), (1, 0, "2"), (1, 1, "7")], [(0, 2, "6"), (1, 1, "7"), (2, 0, "5")],
+           [(0, 0, "1"), (2, 0, "2")], [(0, 0, "0"), (0, 1, "5"), (1, 1, "4")]]
+
+
+def new_deck(browser: Any, page: Page, game: str, name: str) -> None:
+    """Start a new deck of ``game`` called ``name`` from the page's header."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
+    Select(browser.find_element(By.ID, "new-game")).select_by_visible_text(game)
+    field = browser.find_element(By.ID, "new-path")
+    field.clear()
+    field.send_keys(name)
+    page.click("#create")
+    page.wait.until(lambda d: "a new deck" in d.find_element(By.ID, "status").text)
+
+
+def saved_as_card(browser: Any, page: Page, n: int) -> None:
+    """Save the card on show and wait until it is the deck's ``n``-th, sealed."""
+    from selenium.webdriver.common.by import By
+
+    page.click("#save")
+    page.saved()
+    page.wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#cards li")) == n)
+
+
+def built_from_the_page(browser: Any, page: Page, kit: Path, game: str) -> None:
+    """Open the deck view, press Build the kit and wait for it (as long as a busy machine
+    needs); the kit's report, cards and bill of materials are then on the page as links."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    page.click("#show-deck")
+    page.click('#run button[data-command="build"]')
+    WebDriverWait(browser, 1500).until(
+        lambda d: d.find_element(By.ID, "run-state").get_attribute("data-state") in ("done", "failed"))
+    state = browser.find_element(By.ID, "run-state")
+    assert state.get_attribute("data-state") == "done", state.text + browser.find_element(By.ID, "run-log").text
+    links = page.texts("#run-files .open a")
+    assert {f"{game}/report.html", f"{game}/cards.pdf", f"{game}/models/bom.csv"} <= set(links), links
+    for name in ("report.html", "cards.pdf", "models/bom.csv", "deck.json"):
+        assert (kit / game / name).is_file(), name
+
+
+@pytest.mark.slow  # (under -m slow: the default run keeps within its three minutes)
+@NEEDS_BROWSER
+def test_a_designer_makes_a_12_card_pattern_deck_from_scratch_and_builds_its_kit(browser: Any,
+                                                                                 tmp_path: Path) -> None:
     deck = stones_deck(tmp_path)  # the folder holds another deck: the new one is made beside it
     page = Page(browser)
-    windows = [[(0, 0, "7"), (1, 0, "4")], [(0, 0, "2"), (0, 2, "5")], [(0, 1, "6"), (1, 0, "3"), (1, 2, "3")]]
     with serving(deck) as url:
         browser.get(url)
         page.verdict("proved")
-        Select(browser.find_element(By.ID, "new-game")).select_by_visible_text("Shifting Stones")
-        field = browser.find_element(By.ID, "new-path")
-        field.clear()
-        field.send_keys("patterns.json")
-        page.click("#create")
-        page.wait.until(lambda d: "a new deck" in d.find_element(By.ID, "status").text)
-        for n, window in enumerate(windows, start=1):
+        new_deck(browser, page, "Shifting Stones", "patterns.json")
+        for n, window in enumerate(WINDOWS, start=1):
             if n > 1:
                 page.click("#new-card")
             page.click('#palette .paint[data-code="0"]')  # the starting stone's face: a click clears it
@@ -517,15 +557,50 @@ def test_a_designer_makes_a_pattern_deck_from_scratch(browser: Any, tmp_path: Pa
                 page.click(f'#palette .paint[data-code="{code}"]')
                 page.click(f'#grid .cell[data-r="{r}"][data-c="{c}"]')
             page.verdict("proved")
-            page.click("#save")
-            page.saved()
-            page.wait.until(lambda d, n=n: len(d.find_elements(By.CSS_SELECTOR, "#cards li")) == n)
+            saved_as_card(browser, page, n)
+        built_from_the_page(browser, page, tmp_path / "patterns.kit", "shifting-stones")
     made = tmp_path / "patterns.json"
     verified(made)
     saved = json.loads(made.read_text("utf-8"))
-    assert [c["window"] for c in saved["cards"]] == [[["Tree"], ["Horse"]], [["Fish", "any", "Boat"]],
-                                                     [["any", "Seed", "any"], ["Bird", "any", "Bird"]]]
+    assert len(saved["cards"]) == 12 and [c["window"] for c in saved["cards"][:3]] == [
+        [["Tree"], ["Horse"]], [["Fish", "any", "Boat"]], [["any", "Seed", "any"], ["Bird", "any", "Bird"]]]
     assert all(isinstance(c["points"], int) for c in saved["cards"])  # priced on the absolute scale
+
+
+@pytest.mark.slow  # (under -m slow: the default run keeps within its three minutes)
+@NEEDS_BROWSER
+def test_a_designer_makes_a_12_card_lock_deck_from_scratch_and_builds_its_kit(browser: Any, tmp_path: Path) -> None:
+    cards = json.loads((DATA / "puzzle-temple-36-seed-1.json").read_text("utf-8"))["cards"][:12]
+    deck = stones_deck(tmp_path)
+    page = Page(browser)
+    with serving(deck) as url:
+        browser.get(url)
+        page.verdict("proved")
+        new_deck(browser, page, "Puzzle Temple", "locks.json")
+        for n, card in enumerate(cards, start=1):
+            if n > 1:
+                page.click("#new-card")
+            for r, row in enumerate(browser.execute_script("return state.draft.grid")):  # clear the starting lock
+                for c, x in enumerate(row):
+                    if x == "#":
+                        page.click(f'#grid .cell[data-r="{r}"][data-c="{c}"]')
+            for r, row in enumerate(card["lock"]):
+                for c, x in enumerate(row):
+                    if x == "#":
+                        page.click(f'#grid .cell[data-r="{r}"][data-c="{c}"]')
+            for i, face in enumerate(card["faces"]):
+                for name in face["blocks"]:
+                    page.click(f'#lists .item[data-i="{i}"] .chip[data-name="{name}"]')
+            page.verdict("proved")
+            assert page.texts("#lists .item .status") == ["solved"] * 6
+            saved_as_card(browser, page, n)
+        built_from_the_page(browser, page, tmp_path / "locks.kit", "puzzle-temple")
+    made = tmp_path / "locks.json"
+    verified(made)
+    saved = json.loads(made.read_text("utf-8"))
+    assert [c["lock"] for c in saved["cards"]] == [c["lock"] for c in cards]
+    assert [[f["blocks"] for f in c["faces"]] for c in saved["cards"]] == [
+        [f["blocks"] for f in c["faces"]] for c in cards]
 
 
 @NEEDS_BROWSER
