@@ -425,7 +425,9 @@ class Studio(Protocol):
     def table(self, deck: Any) -> dict[str, Any]:
         """The deck view's table: ``columns`` (the figures' names) and one row a card, in
         deck order, ``{"id": ..., "values": [a number or None a column]}``: what the
-        designer sorts the deck by (its difficulty, its points)."""
+        designer sorts the deck by (its difficulty, its points). Optionally a ``reference``
+        to show each column's spread against: ``{"label": ..., "columns": {a column's name:
+        [[value, cards], ...]}}`` (a published deck's, or the game's target)."""
 
     def prove(self, deck: Any, data: Mapping[str, Any], card_id: Any = None,
               time_limit: float = 2.0) -> dict[str, Any]:

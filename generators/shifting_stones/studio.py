@@ -40,9 +40,15 @@ def blank() -> Deck:
 
 
 def table(deck: Deck) -> dict[str, Any]:
-    """Each card's points, difficulty (expected actions) and stones, as stored."""
+    """Each card's points, difficulty (expected actions) and stones, as stored; beside them
+    the published deck's points and stones (``scale.PUBLISHED_MIX``, ``PUBLISHED_STONES``)."""
+    from generators.shifting_stones.scale import PUBLISHED_MIX, PUBLISHED_STONES
+
+    reference = {"label": "the published deck (72 cards)",
+                 "columns": {"points": [list(p) for p in PUBLISHED_MIX], "stones": [list(p) for p in PUBLISHED_STONES]}}
     return {"columns": ["points", "difficulty (actions)", "stones"],
-            "rows": [{"id": c.id, "values": [c.points, c.difficulty, c.pattern.stones]} for c in deck.cards]}
+            "rows": [{"id": c.id, "values": [c.points, c.difficulty, c.pattern.stones]} for c in deck.cards],
+            "reference": reference}
 
 
 def editor(deck: Deck) -> dict[str, Any]:

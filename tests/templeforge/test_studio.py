@@ -485,6 +485,15 @@ def test_a_designer_paints_a_pattern_sees_it_measured_saves_and_verify_accepts_t
         assert page.texts("#headline")[0].startswith("worth ")
         page.click("#save")
         page.saved()
+        # the deck's spread: each figure's histogram beside the published deck's
+        page.click("#show-deck")
+        page.wait.until(lambda d: len(page.texts("#charts .chart h4")) == 3)
+        assert page.texts("#charts .chart h4") == ["points", "difficulty (actions)", "stones"]
+        keys = page.texts("#charts .chart .key")
+        assert "the published deck (72 cards), mean 2.15" in keys[2] and "this deck, mean" in keys[2]
+        assert "published" not in keys[1]  # the published deck's difficulty is not known
+        stones = page.texts('#charts .chart[data-column="stones"] .label')
+        assert stones == ["1", "2", "3", "4"]  # the values of both decks, one bin each
     verified(deck)
     saved = json.loads(deck.read_text("utf-8"))
     assert saved["cards"][2]["window"] == [["Sun", "any", "Fish"], ["any", "Seed", "any"]]

@@ -190,7 +190,130 @@ function showPlayed() {
   for (const f of p.findings) { const li = document.createElement("li"); li.textContent = f; ul.appendChild(li); }
 }
 
+// -- the deck's spread: each column of the table as a histogram, beside a reference -------------
+
+function counted(values) { // [[value, cards], ...] from plain values (nulls left out)
+  const map = new Map();
+  for (const v of values) if (typeof v === "number") map.set(v, (map.get(v) || 0) + 1);
+  return [...map.entries()];
+}
+
+function bins(mine, theirs) { // shared bins for two [[value, cards]] lists: [[label, share mine, share theirs, n mine, n theirs]]
+  const all = [...mine, ...theirs].map((p) => p[0]);
+  if (!all.length) return [];
+  const integers = all.every(Number.isInteger);
+  const distinct = [...new Set(all)].sort((a, b) => a - b);
+  let edges;
+  if (integers && distinct.length <= 12) edges = distinct.map((v) => [v, v, String(v)]);
+  else {
+    const low = distinct[0], high = distinct[distinct.length - 1], step = (high - low) / 8 || 1;
+    edges = [...Array(8).keys()].map((i) => [low + i * step, i === 7 ? high : low + (i + 1) * step,
+                                               (low + i * step).toFixed(step < 1 ? 2 : 1)]);
+  }
+  const total = (list) => list.reduce((t, p) => t + p[1], 0) || 1;
+  const tm = total(mine), tt = total(theirs);
+  return edges.map(([a, b, label], i) => {
+    const inside = (list) => list.filter(([v]) => (integers && distinct.length <= 12) ? v === a
+      : v >= a && (v < b || (i === edges.length - 1 && v <= b))).reduce((t, p) => t + p[1], 0);
+    const m = inside(mine), t = inside(theirs);
+    return [label, m / tm, t / tt, m, t];
+  });
+}
+
+function mean(list) {
+  const n = list.reduce((t, p) => t + p[1], 0);
+  return n ? list.reduce((t, p) => t + p[0] * p[1], 0) / n : null;
+}
+
+async function reference() { // the compared deck's (or the game's) [[value, cards]] by column name, and its label
+  const chosen = $("compare").value;
+  if (!chosen) return null;
+  if (chosen === "@game") return state.deck.table.reference;
+  state.refs = state.refs || {};
+  if (!state.refs[chosen]) {
+    const other = await call(`/api/deck?path=${encodeURIComponent(chosen)}`);
+    const columns = {};
+    other.table.columns.forEach((name, i) => { columns[name] = counted(other.table.rows.map((r) => r.values[i])); });
+    state.refs[chosen] = {label: `${chosen} (${other.cards.length} cards)`, columns};
+  }
+  return state.refs[chosen];
+}
+
+async function showSpread() {
+  const table = state.deck.table;
+  const ref = await reference();
+  const box = $("charts");
+  box.innerHTML = "";
+  table.columns.forEach((name, i) => {
+    const mine = counted(table.rows.map((r) => r.values[i]));
+    const theirs = (ref && ref.columns[name]) || [];
+    if (!mine.length && !theirs.length) return;
+    const chart = document.createElement("div");
+    chart.className = "chart";
+    chart.dataset.column = name;
+    const h = document.createElement("h4");
+    h.textContent = name;
+    chart.appendChild(h);
+    const row = document.createElement("div");
+    row.className = "bins";
+    const shown = bins(mine, theirs);
+    const top = Math.max(...shown.map((b) => Math.max(b[1], b[2])), 0.01);
+    for (const [label, m, t, nm, nt] of shown) {
+      const column = document.createElement("div");
+      column.className = "column";
+      const bin = document.createElement("div");
+      bin.className = "bin";
+      column.title = `${label}: ${Math.round(m * 100)}% of this deck (${nm})` + (theirs.length ? `, ${Math.round(t * 100)}% of ${ref.label} (${nt})` : "");
+      const a = document.createElement("div");
+      a.className = "mine"; a.style.height = `${(m / top) * 100}%`;
+      bin.appendChild(a);
+      if (theirs.length) { const b = document.createElement("div"); b.className = "theirs"; b.style.height = `${(t / top) * 100}%`; bin.appendChild(b); }
+      column.appendChild(bin);
+      const span = document.createElement("span");
+      span.className = "label";
+      span.textContent = label;
+      column.appendChild(span);
+      row.appendChild(column);
+    }
+    chart.appendChild(row);
+    const key = document.createElement("p");
+    key.className = "key";
+    const fmt = (x) => (x === null ? "-" : Number.isInteger(x) ? String(x) : x.toFixed(2));
+    key.innerHTML = `<i style="background:#2e3a46"></i>this deck, mean ${fmt(mean(mine))}`
+      + (theirs.length ? `<i style="background:#c9a55a"></i><span class="ref"></span>, mean ${fmt(mean(theirs))}` : "");
+    if (theirs.length) key.querySelector(".ref").textContent = ref.label;
+    chart.appendChild(key);
+    box.appendChild(chart);
+  });
+}
+
+async function fillCompare() {
+  const select = $("compare");
+  const keep = select.value;
+  select.innerHTML = "";
+  const none = document.createElement("option");
+  none.value = ""; none.textContent = "nothing";
+  select.appendChild(none);
+  if (state.deck.table.reference) {
+    const o = document.createElement("option");
+    o.value = "@game"; o.textContent = state.deck.table.reference.label;
+    select.appendChild(o);
+  }
+  const data = await call("/api/files");
+  for (const f of data.files) {
+    if (f.game !== state.deck.title || f.path === state.path) continue;
+    const o = document.createElement("option");
+    o.value = f.path; o.textContent = `${f.path} (${f.cards} cards)`;
+    select.appendChild(o);
+  }
+  if (state.compared && [...select.options].some((o) => o.value === keep)) select.value = keep; // the designer's choice
+  else if (state.deck.table.reference) select.value = "@game";
+}
+
 async function showRuns() {
+  state.refs = {};
+  await fillCompare();
+  await showSpread();
   const players = $("players");
   players.innerHTML = "";
   for (const n of state.deck.players || []) {
@@ -543,6 +666,7 @@ $("undo").onclick = () => step(state.undo, state.redo);
 $("redo").onclick = () => step(state.redo, state.undo);
 $("save").onclick = save;
 for (const b of $("run").querySelectorAll("button[data-command]")) b.onclick = () => runCommand(b.dataset.command);
+$("compare").onchange = () => { state.compared = true; showSpread().catch((err) => say(err.message)); };
 $("stop").onclick = async () => {
   $("stop").disabled = true;
   try { await call("/api/stop", {id: state.task}); } catch (err) { $("run-state").textContent = err.message; }
