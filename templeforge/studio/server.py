@@ -217,6 +217,9 @@ def application(folder: Path, token: str) -> Starlette:
                                  "items": [], "edit": data.get("edit")})
         return JSONResponse({**answer, "edit": data.get("edit")})
 
+    async def halt(request: Request) -> Response:
+        return JSONResponse({"stopped": prover.stop()})
+
     async def save(request: Request) -> Response:
         job = ("templeforge.studio.jobs", "save", drafted(folder, await body(request)))
         answer = await compute(keeper, job, SAVE_DEADLINE)
@@ -288,6 +291,7 @@ def application(folder: Path, token: str) -> Starlette:
               Route("/api/new", guarded(new), methods=["POST"]), Route("/api/front.png", guarded(front)),
               Route("/api/prove", guarded(prove), methods=["POST"]),
               Route("/api/save", guarded(save), methods=["POST"]),
+              Route("/api/prove/stop", guarded(halt), methods=["POST"]),
               Route("/api/run", guarded(run), methods=["POST"]), Route("/api/run", guarded(runs)),
               Route("/api/stop", guarded(stop), methods=["POST"]), Route("/files/{path:path}", guarded(made))]
     @contextlib.asynccontextmanager

@@ -60,6 +60,7 @@ class Runner:
         self._conn: Connection | None = None
         self._job = 0  # the number of the newest job; an older one is superseded
         self._busy = False
+        self._polite = False  # the job running now is a warm-up
         self._closed = False
 
     def _spawn(self) -> None:
@@ -106,6 +107,7 @@ class Runner:
             assert conn is not None
             conn.send(job)
             self._busy = True
+            self._polite = polite
         ends = time.monotonic() + deadline
         while True:
             try:
@@ -126,6 +128,16 @@ class Runner:
                 if time.monotonic() > ends:
                     self._kill()
                     return None
+
+    def stop(self) -> bool:
+        """Stop the job running now (its ``run`` answers None, as if superseded); False when
+        none is running (a warm-up is left to finish)."""
+        with self._lock:
+            if not self._busy or self._polite:
+                return False
+            self._job += 1
+            self._kill()
+            return True
 
     def close(self) -> None:
         """Stop the worker; every ``run`` after this answers None."""

@@ -312,6 +312,32 @@ def test_a_newer_proof_stops_the_older_one() -> None:
         runner.close()
 
 
+def test_a_proof_the_designer_stops_answers_nothing_and_the_next_one_runs() -> None:
+    import threading
+
+    from templeforge.studio.worker import Runner
+
+    runner = Runner()
+    try:
+        assert runner.stop() is False  # nothing running
+        answers: list[Any] = []
+        slow = threading.Thread(target=lambda: answers.append(runner.run(("time", "sleep", (60,)), 120)))
+        slow.start()
+        while not runner._busy:
+            time.sleep(0.01)
+        assert runner.stop() is True
+        slow.join()
+        assert answers == [None] and not runner._busy
+        assert runner.run(("math", "factorial", (4,)), 60) == ("ok", 24)  # a fresh worker takes the next
+    finally:
+        runner.close()
+
+
+def test_stopping_a_proof_through_the_route_says_whether_one_ran(client: Any) -> None:
+    assert client.post("/api/prove/stop", json={}, headers=TOKEN).json() == {"stopped": False}
+    assert client.post("/api/prove/stop", json={}).status_code == 403
+
+
 def test_jobs_in_turn_wait_for_each_other() -> None:
     import threading
 

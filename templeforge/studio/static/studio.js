@@ -605,13 +605,39 @@ function draw() {
   $("redo").disabled = !state.redo.length;
 }
 
+function proving(edit) { // after a second, the time so far and a Stop button, until the answer comes
+  const began = Date.now();
+  clearInterval(state.clock);
+  $("stop-proof").hidden = true;
+  $("stop-proof").textContent = "Stop";
+  state.clock = setInterval(() => {
+    if (edit !== state.edit) { clearInterval(state.clock); return; }
+    const seconds = Math.round((Date.now() - began) / 1000);
+    if (seconds >= 1 && !state.halted) {
+      $("verdict").textContent = `proving... ${seconds} s`;
+      $("stop-proof").hidden = false;
+    }
+  }, 250);
+}
+
 async function prove() {
   const edit = ++state.edit;
+  state.halted = false;
   $("verdict").dataset.verdict = "working";
   $("verdict").textContent = "proving...";
+  proving(edit);
   try {
     const answer = await call("/api/prove", {path: state.path, game: state.game, card: state.card, draft: state.draft, edit});
     if (answer.edit !== edit || edit !== state.edit) return; // a newer edit is on its way
+    clearInterval(state.clock);
+    if (answer.verdict === "superseded" && state.halted) { // the designer stopped it
+      $("verdict").dataset.verdict = "stopped";
+      $("verdict").textContent = "stopped: nothing proved; edit the card, or prove it again";
+      $("stop-proof").textContent = "Prove again";
+      $("stop-proof").hidden = false;
+      return;
+    }
+    $("stop-proof").hidden = true;
     state.answer = answer;
     state.frame = null;
     $("verdict").dataset.verdict = answer.verdict;
@@ -619,7 +645,12 @@ async function prove() {
     $("headline").textContent = answer.headline;
     draw();
   } catch (err) {
-    if (edit === state.edit) { $("verdict").dataset.verdict = "invalid"; $("verdict").textContent = err.message; }
+    if (edit === state.edit) {
+      clearInterval(state.clock);
+      $("stop-proof").hidden = true;
+      $("verdict").dataset.verdict = "invalid";
+      $("verdict").textContent = err.message;
+    }
   }
 }
 
@@ -666,6 +697,12 @@ $("undo").onclick = () => step(state.undo, state.redo);
 $("redo").onclick = () => step(state.redo, state.undo);
 $("save").onclick = save;
 for (const b of $("run").querySelectorAll("button[data-command]")) b.onclick = () => runCommand(b.dataset.command);
+$("stop-proof").onclick = async () => {
+  if (state.halted) { prove(); return; }
+  state.halted = true;
+  $("stop-proof").disabled = true;
+  try { await call("/api/prove/stop", {}); } catch (err) { say(err.message); } finally { $("stop-proof").disabled = false; }
+};
 $("compare").onchange = () => { state.compared = true; showSpread().catch((err) => say(err.message)); };
 $("stop").onclick = async () => {
   $("stop").disabled = true;
