@@ -410,7 +410,9 @@ class Studio(Protocol):
     (``proved``, ``not proved``, ``unknown`` or ``invalid``), a one-line ``headline`` and
     ``items``, each with a ``label``, a ``status``, a ``text``, an ``overlay`` of ``[row,
     column, letter]`` (a fourth element true: drawn as just changed) to draw on the grid,
-    and optionally ``frames``, overlays with a ``caption`` each to step through."""
+    and optionally ``frames``, overlays with a ``caption`` each to step through; an item or
+    a frame may carry a ``picture``: an SVG document the game draws (Monolyth: the build in
+    isometric view), shown as an image beside the grid."""
 
     def blank(self) -> Deck:
         """A new deck with no card yet, its components the game's defaults (a block set, a

@@ -17,7 +17,6 @@ side.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from generators.common.errors import RequestError
 from generators.common.words import plural
+from generators.monolyth import iso as isometric
 from generators.monolyth.deck import Card, Deck
 from generators.monolyth.structure import ANY, colour_words, rows_of
 from print.common import colours, sheets
@@ -61,8 +61,6 @@ BACK_INK = "#DCE3EA"
 COLOUR_LINES = 2  #: lines of colour words a coloured card holds
 LINE = 2.9        #: a line of small text, in mm
 
-COS = math.cos(math.radians(30))
-SIN = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +76,8 @@ class CardLayout:
 
 def iso_extent(height: int, unit: float) -> tuple[float, float]:
     """The isometric drawing's width and height for a 4x4 board ``height`` cubes high."""
-    return 8 * COS * unit, (8 * SIN + height) * unit
+    w, h = isometric.extent(4, height)
+    return w * unit, h * unit
 
 
 def layout(size: CardSize, safe: float, height: int, coloured: bool = False) -> CardLayout:
@@ -92,7 +91,7 @@ def layout(size: CardSize, safe: float, height: int, coloured: bool = False) -> 
     body = inner.h - HEAD - FOOT - (COLOUR_LINES * LINE if coloured else 0.0)
     grid_h = min(body * 0.36, inner.w * 0.5)
     iso_room = body - grid_h - 3
-    unit = min(inner.w / (8 * COS), iso_room / (8 * SIN + height))
+    unit = min(inner.w / isometric.extent(4, 0)[0], iso_room / isometric.extent(4, height)[1])
     if unit < MIN_CUBE:
         raise RequestError(f"size: a {size} card draws cubes of {unit:.1f} mm, less than the {MIN_CUBE:g} mm that "
                            f"reads; a structure card needs at least poker size")
@@ -106,7 +105,8 @@ def layout(size: CardSize, safe: float, height: int, coloured: bool = False) -> 
 
 def project(x0: float, y0: float, unit: float, x: float, y: float, z: float) -> tuple[float, float]:
     """A point of the board (x east, y south, z up) on the page: north at the back."""
-    return x0 + (x - y) * COS * unit, y0 - (x + y) * SIN * unit + z * unit
+    u, w = isometric.flat(x, y, z)
+    return x0 + u * unit, y0 + w * unit
 
 
 def draw_iso(pen: Pen, x0: float, y0: float, unit: float, heights: list[int | None],
@@ -122,19 +122,16 @@ def draw_iso(pen: Pen, x0: float, y0: float, unit: float, heights: list[int | No
         xs, ys = zip(*(project(x0, y0, unit, *p) for p in points))
         pen.centred_text(sum(xs) / 4, sum(ys) / 4, text, MIN_TEXT, bold=True, colour=colours.text_on(fill))
 
-    poly([(0, 0, 0), (4, 0, 0), (4, 4, 0), (0, 4, 0)], PLATE)
+    poly(isometric.plate(4), PLATE)
     for y in range(4):
         for x in range(4):
             if heights[y * 4 + x] is None:
                 cx, cy = project(x0, y0, unit, x + 0.5, y + 0.5, 0)
                 pen.circle(cx, cy, unit * 0.08, fill="#8A96A3")
-    cubes = [(x, y, z) for y in range(4) for x in range(4) for z in range(heights[y * 4 + x] or 0)]
-    for x, y, z in sorted(cubes, key=lambda c: (c[0] + c[1] + c[2], c[2])):
-        top = [(x, y, z + 1), (x + 1, y, z + 1), (x + 1, y + 1, z + 1), (x, y + 1, z + 1)]
-        south = [(x, y + 1, z), (x + 1, y + 1, z), (x + 1, y + 1, z + 1), (x, y + 1, z + 1)]
-        east = [(x + 1, y, z), (x + 1, y + 1, z), (x + 1, y + 1, z + 1), (x + 1, y, z + 1)]
-        if (x, y, z) in painted:
-            rgb, text = painted[(x, y, z)]
+    for cube in isometric.ordered(isometric.columns(heights, 4)):
+        top, south, east = isometric.faces(cube)
+        if cube in painted:
+            rgb, text = painted[cube]
             fills = (rgb, colours.shade(rgb, -0.2), colours.shade(rgb, -0.38))
         else:
             fills, text = (TOP, SOUTH, EAST), ""
@@ -212,13 +209,9 @@ def draw_back(pen: Pen, slot: Slot) -> None:
     pen.rect(Box(t.x + 3, t.y + 3, t.w - 6, t.h - 6), stroke=BACK_INK, width=0.6, radius=3)
     unit = t.w / 14
     x0, y0 = t.cx, t.cy + 4 * unit
-    for x, y, z in sorted(((x, y, z) for x in range(4) for y in range(4) for z in range(3)),
-                          key=lambda c: (c[0] + c[1] + c[2], c[2])):
-        def face(points: list[tuple[float, float, float]], fill: str) -> None:
+    for cube in isometric.ordered(isometric.columns([3] * 16, 4)):
+        for points, fill in zip(isometric.faces(cube), ("#8FA0B2", "#6C7F93", "#4F6072")):
             pen.polygon([project(x0, y0, unit, *p) for p in points], fill=fill, stroke=BACK, width=0.3)
-        face([(x, y, z + 1), (x + 1, y, z + 1), (x + 1, y + 1, z + 1), (x, y + 1, z + 1)], "#8FA0B2")
-        face([(x, y + 1, z), (x + 1, y + 1, z), (x + 1, y + 1, z + 1), (x, y + 1, z + 1)], "#6C7F93")
-        face([(x + 1, y, z), (x + 1, y + 1, z), (x + 1, y + 1, z + 1), (x + 1, y, z + 1)], "#4F6072")
     pen.text(t.cx, t.y + t.h * 0.18, TITLE.upper(), min(16.0, t.w / 5), bold=True, anchor="middle", colour=BACK_INK)
 
 

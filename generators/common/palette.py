@@ -79,6 +79,13 @@ def text_on(colour: str) -> str:
     return INK if contrast(colour, INK) >= contrast(colour, PAPER) else PAPER
 
 
+def shade(colour: str, amount: float) -> str:
+    """``colour`` mixed towards white (amount > 0) or black (amount < 0)."""
+    target = 1.0 if amount > 0 else 0.0
+    mixed = (c + (target - c) * abs(amount) for c in rgb(colour))
+    return "#" + "".join(f"{round(c * 255):02X}" for c in mixed)
+
+
 def letters(names: Sequence[str]) -> dict[str, str]:
     """A letter per colour name, printed next to the colour so that it reads in greyscale:
     the name's first letter not yet taken, then its next (``blue`` B, ``black`` L), else the

@@ -15,18 +15,61 @@ as they are: the editor paints heights.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from generators.common.errors import RequestError
 from generators.common.studio import new_id, placed
+from generators.monolyth import iso
 from generators.monolyth.deck import Card, Deck
 from generators.monolyth.pool import SIDE
 from generators.monolyth.structure import ANY, key, rows_of, target_from
+from solver.heightmap import Cube
 
 #: Greys from the floor up: a column's colour says its height.
 SHADES = ("#f1efe9", "#d9d2c3", "#b8ab92", "#8d7b5a", "#5e5038")
+#: The picture's cube edge, in pixels.
+UNIT = 34
+#: The plate, the faces of a cube the card asks for but not yet built, and the edges.
+PLATE, GHOST, EDGE = "#C9D1D9", "#E4E9EE", "#2E3A46"
+
+
+def picture(deck: Deck, asked: Sequence[int | None], built: Mapping[Cube, str], fresh: Iterable[Cube] = ()) -> str:
+    """The structure in isometric view as an SVG (``generators.monolyth.iso``, as the printed
+    card draws it): the cubes ``built`` so far in their pieces' colours, those placed last
+    (``fresh``) outlined in red, the rest of what the card asks (``asked``: its height map)
+    as pale ghosts, a free column a dot on the plate."""
+    from generators.common.palette import shade
+
+    fresh = set(fresh)
+    width, height = iso.extent(SIDE, deck.height)
+    pad = 4
+    ox, oy = pad + SIDE * iso.COS * UNIT, pad + deck.height * UNIT
+
+    def at(p: tuple[float, float, float]) -> str:
+        u, w = iso.flat(*p)
+        return f"{ox + u * UNIT:.1f},{oy - w * UNIT:.1f}"
+
+    def poly(points: Sequence[tuple[float, float, float]], fill: str, stroke: str = EDGE, wide: float = 0.8) -> str:
+        return f'<polygon points="{" ".join(at(p) for p in points)}" fill="{fill}" stroke="{stroke}" ' \
+               f'stroke-width="{wide}" stroke-linejoin="round"/>'
+
+    parts = [poly(iso.plate(SIDE), PLATE)]
+    for y in range(SIDE):
+        for x in range(SIDE):
+            if asked[y * SIDE + x] is None:
+                cx, cy = at((x + 0.5, y + 0.5, 0)).split(",")
+                parts.append(f'<circle cx="{cx}" cy="{cy}" r="2.5" fill="#8A96A3"/>')
+    cubes = set(iso.columns(asked, SIDE)) | set(built)
+    for cube in iso.ordered(cubes):
+        rgb = built.get(cube)
+        fills = (rgb, shade(rgb, -0.2), shade(rgb, -0.38)) if rgb else (GHOST, GHOST, GHOST)
+        stroke, wide = ("#C0392B", 2.0) if cube in fresh else ((EDGE, 0.8) if rgb else ("#AAB4BF", 0.6))
+        parts.extend(poly(face, fill, stroke, wide) for face, fill in zip(iso.faces(cube), fills))
+    w, h = width * UNIT + 2 * pad, height * UNIT + 2 * pad
+    return f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" ' \
+           f'viewBox="0 0 {w:.1f} {h:.1f}">{"".join(parts)}</svg>'
 
 
 def blank() -> Deck:
@@ -97,22 +140,26 @@ def prove(deck: Deck, data: Mapping[str, Any], card_id: Any = None, time_limit: 
                 else f"unknown: the build search's budget ran out after {found.nodes:,} nodes")
         return {"verdict": "not proved" if found.exhausted else "unknown",
                 "headline": "not buildable" if found.exhausted else "not settled", "items": [
-                    {"label": "Build", "status": status, "text": text}]}
+                    {"label": "Build", "status": status, "text": text,
+                     "picture": picture(deck, list(card.target.heights), {})}]}
     heights = [0] * board.columns
     frames = []
+    built: dict[Cube, str] = {}
+    asked = list(card.target.heights)
     for n, step in enumerate(found.steps, start=1):
         for x, y, z in step.cubes:
             heights[board.column(x, y)] = max(heights[board.column(x, y)], z + 1)
+            built[(x, y, z)] = deck.pool.rgb(step.colour)
         touched = {(x, y) for x, y, _ in step.cubes}
         overlay = [[y, x, str(heights[board.column(x, y)]), (x, y) in touched]
                    for y in range(board.depth) for x in range(board.width) if heights[board.column(x, y)]]
         frames.append({"caption": f"step {n} of {len(found.steps)}: {step.piece} ({step.colour}), "
                                   f"{len(step.cubes)} cube{'s' if len(step.cubes) != 1 else ''}",
-                       "overlay": overlay})
+                       "overlay": overlay, "picture": picture(deck, asked, built, step.cubes)})
     singles = f", {found.singles} single{'s' if found.singles != 1 else ''}" if found.singles else ""
     items.append({"label": "Build", "status": "solved", "text": f"buildable: {len(found.steps)} placements{singles}; "
                                                               f"step through the build order",
-                  "frames": frames, "overlay": frames[-1]["overlay"]})
+                  "frames": frames, "overlay": frames[-1]["overlay"], "picture": frames[-1]["picture"]})
     value, _, error = difficulty(deck.pool, board, card.target)
     least = bound(deck.pool, board, card.target)
     exact = f"; at least {least:.2f} with perfect play" if least is not None else ""
@@ -125,8 +172,8 @@ def prove(deck: Deck, data: Mapping[str, Any], card_id: Any = None, time_limit: 
         low, high = OURS_BAND
         placed = ("within" if low <= value <= high else "outside") + \
             f" the default deck's band ({low:.2f}-{high:.2f} turns)"
-    asked = key(card.target, board, deck.turn)
-    same = [c for c in deck.cards if str(c.id) != str(card_id) and key(c.target, board, deck.turn) == asked]
+    structure = key(card.target, board, deck.turn)
+    same = [c for c in deck.cards if str(c.id) != str(card_id) and key(c.target, board, deck.turn) == structure]
     if same:
         turned = " (turned or mirrored)" if deck.turn else ""
         items.append({"label": "Deck", "status": "unsolvable",

@@ -220,6 +220,16 @@ def test_a_structure_is_built_and_measured_as_it_is_painted(client: Any, tmp_pat
     last = {(r, c): int(h) for r, c, h, _ in build["frames"][-1]["overlay"]}
     assert last == {(r, c): int(wall[r][c]) for r in range(4) for c in range(4)}  # the build reaches the target
     assert all(any(changed for *_, changed in f["overlay"]) for f in build["frames"])  # each step marks its cubes
+    # each step drawn in isometric view: the plate, then three faces a cube (the card's cubes not yet built as
+    # pale ghosts), the step's own cubes outlined in red, the finished build in its pieces' colours
+    cubes = sum(int(h) for row in wall for h in row)
+    for frame in build["frames"]:
+        assert frame["picture"].startswith('<svg xmlns="http://www.w3.org/2000/svg"')
+        assert frame["picture"].count("<polygon") == 1 + 3 * cubes
+        placed = int(frame["caption"].rsplit(", ", 1)[1].split()[0])  # "step 2 of 9: L4 (red), 4 cubes"
+        assert frame["picture"].count('stroke="#C0392B"') == 3 * placed
+    assert build["picture"] == build["frames"][-1]["picture"] and "#E4E9EE" not in build["picture"]
+    assert "#E4E9EE" in build["frames"][0]["picture"]  # after the first step, most of the card still to build
     assert "turns (±" in answer["items"][1]["text"]
     # card 1, turned: the same structure; a column left free is not asked for
     assert "card 1 asks for the same structure" in prove(["1111"] * 4)["items"][-1]["text"]
@@ -640,6 +650,8 @@ def test_a_designer_makes_a_12_card_lock_deck_from_scratch_and_builds_its_kit(br
 
 @NEEDS_BROWSER
 def test_a_designer_paints_a_structure_steps_through_its_build_and_saves_it(browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
     deck = structures_deck(tmp_path)
     page = Page(browser)
     with serving(deck) as url:
@@ -658,6 +670,10 @@ def test_a_designer_paints_a_structure_steps_through_its_build_and_saves_it(brow
         assert page.texts("#step-caption")[0].startswith(f"step {total - 1} of {total}")
         assert page.texts("#grid .cell.later")  # what is not yet as high as the card asks, faded
         assert page.texts("#grid .cell.fresh")  # what the step placed, marked
+        before = browser.find_element(By.ID, "picture").get_attribute("src")
+        assert before.startswith("data:image/svg+xml") and browser.find_element(By.ID, "picture").is_displayed()
+        page.click("#step-back")  # the isometric view follows the steps
+        assert browser.find_element(By.ID, "picture").get_attribute("src") != before
         page.click("#save")
         page.saved()
         # the deck view: every card as it prints, sorted by a figure (the saved deck carries its measures)

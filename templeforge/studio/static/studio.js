@@ -490,6 +490,9 @@ function drawGrid() {
   const frames = item && item.frames ? item.frames : null;
   if (frames && (state.frame === null || state.frame >= frames.length)) state.frame = frames.length - 1;
   const shown = frames ? frames[state.frame].overlay : item && item.overlay;
+  const picture = frames && frames[state.frame].picture ? frames[state.frame].picture : item && item.picture;
+  $("picture").hidden = !picture; // a picture the game draws (an SVG), shown as an image: nothing in it runs
+  if (picture) $("picture").src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(picture);
   $("steps").hidden = !frames;
   if (frames) {
     $("step-caption").textContent = frames[state.frame].caption;
