@@ -411,7 +411,7 @@ class Studio(Protocol):
     ``items``, each with a ``label``, a ``status``, a ``text``, an ``overlay`` of ``[row,
     column, letter]`` (a fourth element true: drawn as just changed) to draw on the grid,
     and optionally ``frames``, overlays with a ``caption`` each to step through; an item or
-    a frame may carry a ``picture``: an SVG document the game draws (Monolyth: the build in
+    a frame may carry a ``picture``: an SVG document the game draws (a build in
     isometric view), shown as an image beside the grid."""
 
     def blank(self) -> Deck:
