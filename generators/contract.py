@@ -412,7 +412,13 @@ class Studio(Protocol):
     column, letter]`` (a fourth element true: drawn as just changed) to draw on the grid,
     and optionally ``frames``, overlays with a ``caption`` each to step through; an item or
     a frame may carry a ``picture``: an SVG document the game draws (a build in
-    isometric view), shown as an image beside the grid."""
+    isometric view), shown as an image beside the grid.
+
+    A game may also give ``parts(deck)``: the deck's parts besides its cards that the page
+    edits (a box's boards), each ``{"id", "label", "title"}``; ``draft``, ``prove`` and ``put``
+    then take a part's id as a card's, and a part's draft ``{"graph": {"slots": [[x, y],
+    ...], "lines": [[a, b], ...]}}`` is drawn as points joined by lines: click two points to
+    join or part them, a point then an empty place to move it."""
 
     def blank(self) -> Deck:
         """A new deck with no card yet, its components the game's defaults (a block set, a

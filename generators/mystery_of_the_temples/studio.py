@@ -13,6 +13,15 @@ suggests for it among the deck's other layers, beside the points painted (a deck
 play is priced again from play by the verifier when the card is saved). The temple's
 colour and player-count side are the card's (a new card takes the first colour and side
 the deck does not yet hold); tracks read by rows are not edited here.
+
+The box's crystal grids are the deck's other parts (``parts``): a grid side's draft is
+``{"graph": {"slots": [[x, y], ...], "lines": [[a, b], ...]}}``, its 12 slots' drawing
+positions (a unit is a slot pitch) and the lines joining them. ``prove`` checks it as the
+deck file's reader does (12 slots, at least ``MIN_APART`` apart, connected) and answers,
+for every temple side of the deck, whether the grid can pay each of its layers and the
+expected actions (``LIVE_GAMES`` seeded grids), beside the same on the grid as saved; lines
+that cross are said (legal, but the printed board draws one over the other). Saving writes
+the deck's box with the grid side changed, its colours and grids listed in the file.
 """
 
 from __future__ import annotations
@@ -24,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from generators.common.errors import RequestError
 from generators.common.studio import new_id, placed
-from generators.mystery_of_the_temples.box import Layer, Temple, runs
+from generators.mystery_of_the_temples.box import MIN_APART, SLOTS, Layer, Side, Temple, runs
 from generators.mystery_of_the_temples.deck import Card, Deck
 
 #: Seeded grids a grid side while the designer paints (the verifier measures ``GAMES``).
@@ -35,6 +44,10 @@ OTHERS_GAMES = 100
 SUGGEST, NONE = "*", "."
 #: The track's length for a deck with no card yet.
 LENGTH = 9
+
+
+#: A grid side's id among the deck's parts: ``grid 1A``.
+PART = "grid "
 
 
 def codes(deck: Deck) -> list[str]:
@@ -87,9 +100,33 @@ def _free(deck: Deck) -> tuple[int, str]:
     return 1, sides[0]
 
 
+def parts(deck: Deck) -> list[dict[str, Any]]:
+    """The deck's parts besides its cards: each grid side of the box, by name."""
+    return [{"id": PART + s.name, "label": f"Grid {s.name}", "title": f"grid side {s.name}: {len(s.grid.lines)} lines",
+             "help": f"Crystal grid {s.name} ({s.ability or 'no ability'}): {SLOTS} slots joined by lines. Click two "
+                     f"slots to join them with a line, or part them; click a slot, then an empty place, to move it. "
+                     f"Every temple side of the deck is checked on it as you draw."}
+            for s in deck.box.grids]
+
+
+def _side(deck: Deck, part: Any) -> Side | None:
+    """The grid side a part id names (None: not a part id)."""
+    if not isinstance(part, str) or not part.startswith(PART):
+        return None
+    name = part[len(PART):]
+    side = next((s for s in deck.box.grids if s.name == name), None)
+    if side is None:
+        raise RequestError(f"card: the box has no grid side {name!r}")
+    return side
+
+
 def draft(deck: Deck, card_id: Any = None) -> dict[str, Any]:
     """Card ``card_id`` as the editor edits it (None: a new temple, its own colour all along,
-    one layer in the middle)."""
+    one layer in the middle), or a grid side (``grid 1A``) as its slots and lines."""
+    side = _side(deck, card_id)
+    if side is not None:
+        return {"graph": {"slots": [list(p) for p in side.grid.positions],
+                          "lines": [list(li) for li in side.grid.lines]}}
     code = codes(deck)
     if card_id is None:
         colour, _ = _free(deck)
@@ -141,13 +178,119 @@ def card_of(deck: Deck, data: Mapping[str, Any], card_id: Any) -> Card:
 
 
 
+def side_of(deck: Deck, data: Mapping[str, Any], side: Side) -> Side:
+    """The grid side a draft describes, checked as the deck file's reader checks one.
+
+    Raises:
+        RequestError: the draft is malformed or breaks a rule, naming it.
+    """
+    import math
+
+    from generators.mystery_of_the_temples.box import _grid
+
+    graph = data.get("graph")
+    slots = graph.get("slots") if isinstance(graph, Mapping) else None
+    lines = graph.get("lines") if isinstance(graph, Mapping) else None
+    if not (isinstance(slots, list) and len(slots) == SLOTS and all(
+            isinstance(p, list) and len(p) == 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                                        and math.isfinite(v) and abs(v) <= 100 for v in p)
+            for p in slots)):
+        raise RequestError(f"graph.slots: expected {SLOTS} slot positions [x, y]")
+    if not (isinstance(lines, list) and all(isinstance(li, list) and len(li) == 2 and all(
+            type(v) is int and 0 <= v < SLOTS for v in li) and li[0] != li[1] for li in lines)):
+        raise RequestError(f"graph.lines: expected pairs of slot numbers 0-{SLOTS - 1}, two different slots each")
+    grid = _grid([(p[0], p[1]) for p in slots], [(li[0], li[1]) for li in lines])
+    if len(set(grid.lines)) != len(grid.lines):
+        raise RequestError("graph.lines: a line is drawn twice")
+    for a in range(SLOTS):
+        for b in range(a + 1, SLOTS):
+            if math.dist(grid.positions[a], grid.positions[b]) < MIN_APART - 1e-9:
+                raise RequestError(f"slots {a + 1} and {b + 1} are closer than {MIN_APART} of a slot pitch: move one")
+    if not grid.connected():
+        raise RequestError("the grid is not connected: every slot must be reachable along lines")
+    return Side(side.board, side.side, side.ability, grid)
+
+
+def crossings(side: Side) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """Pairs of lines that cross (sharing no slot) on the drawing."""
+    p = side.grid.positions
+
+    def turn(a: tuple[float, float], b: tuple[float, float], c: tuple[float, float]) -> float:
+        return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+
+    out = []
+    lines = side.grid.lines
+    for i, (a, b) in enumerate(lines):
+        for c, d in lines[i + 1:]:
+            if len({a, b, c, d}) < 4:
+                continue
+            if turn(p[a], p[b], p[c]) * turn(p[a], p[b], p[d]) < 0 and \
+                    turn(p[c], p[d], p[a]) * turn(p[c], p[d], p[b]) < 0:
+                out.append(((a, b), (c, d)))
+    return out
+
+
+def _prove_side(deck: Deck, data: Mapping[str, Any], old: Side) -> dict[str, Any]:
+    """A drafted grid side checked now (see the module docstring)."""
+    from generators.mystery_of_the_temples.measure import difficulty
+
+    try:
+        side = side_of(deck, data, old)
+    except RequestError as err:
+        return {"verdict": "invalid", "headline": str(err), "items": []}
+    names = deck.box.names
+    items: list[dict[str, Any]] = []
+    unpaid = 0
+    for card in deck.cards:
+        temple = card.temple
+        paid, cannot, before = [], [], []
+        for layer in temple.layers:
+            now = difficulty(deck.box, side, temple, layer, deck.reading, games=LIVE_GAMES)
+            was = difficulty(deck.box, old, temple, layer, deck.reading, games=LIVE_GAMES)
+            if now is None:
+                cannot.append(layer.position)
+            else:
+                paid.append(now.mean)
+                if was is not None:
+                    before.append(was.mean)
+        label = f"{names[temple.colour].capitalize()} {temple.side}"
+        if cannot:
+            unpaid += 1
+            items.append({"label": label, "status": "unsolvable",
+                          "text": f"cannot pay the layer{'s' if len(cannot) > 1 else ''} at position"
+                                  f"{'s' if len(cannot) > 1 else ''} {', '.join(map(str, cannot))} (no path as long as "
+                                  f"its runs)"})
+            continue
+        mean = sum(paid) / len(paid)
+        was_text = f" (saved grid: {sum(before) / len(before):.2f})" if before else ""
+        items.append({"label": label, "status": "solved",
+                      "text": f"every layer payable; {mean:.2f} expected actions a layer{was_text}"})
+    crossed = crossings(side)
+    if crossed:
+        (a, b), (c, d) = crossed[0]
+        items.append({"label": "Drawing", "status": "note",
+                      "text": f"{len(crossed)} pair{'s' if len(crossed) > 1 else ''} of lines cross (slots {a + 1}-"
+                              f"{b + 1} and {c + 1}-{d + 1}): allowed, but the printed board draws one over the other"})
+    verdict = "not proved" if unpaid else "proved"
+    drawn = f"grid side {side.name}, {len(side.grid.lines)} lines"
+    headline = (f"{drawn}: pays every layer of {len(deck.cards) - unpaid} of {len(deck.cards)} temple sides "
+                f"({LIVE_GAMES} grids a layer here)") if deck.cards else f"{drawn}: a valid grid (no temple side yet)"
+    return {"verdict": verdict, "headline": headline, "items": items}
+
+
 def prove(deck: Deck, data: Mapping[str, Any], card_id: Any = None, time_limit: float = 2.0) -> dict[str, Any]:
-    """The drafted temple side checked now (see the module docstring): seeded measures that
-    always finish, so ``time_limit`` is not needed."""
+    """The drafted temple side (or grid side) checked now (see the module docstring): seeded
+    measures that always finish, so ``time_limit`` is not needed."""
     from generators.mystery_of_the_temples.generate import points_for
     from generators.mystery_of_the_temples.measure import difficulty
 
     del time_limit
+    try:
+        old = _side(deck, card_id)
+    except RequestError as err:
+        return {"verdict": "invalid", "headline": str(err), "items": []}
+    if old is not None:
+        return _prove_side(deck, data, old)
     try:
         card = card_of(deck, data, card_id if card_id is not None else "draft")
     except RequestError as err:
@@ -225,11 +368,21 @@ def _layer_means(box: Any, reading: str, cards: tuple[Card, ...]) -> tuple[tuple
 
 def put(deck: Deck, data: Mapping[str, Any], card_id: Any = None) -> Deck:
     """The deck with the drafted temple side in place of card ``card_id`` (None: added at
-    the end), its measures and any points left to be suggested for the verifier.
+    the end), its measures and any points left to be suggested for the verifier; or, for a
+    grid side (``grid 1A``), the deck with that side of its box redrawn (every card's
+    measures left to the verifier, which measures them on the new grid).
 
     Raises:
         RequestError: the draft is malformed, naming the field.
     """
+    from dataclasses import replace
+
+    old = _side(deck, card_id)
+    if old is not None:
+        side = side_of(deck, data, old)
+        grids = tuple(side if s.name == old.name else s for s in deck.box.grids)
+        cards = tuple(replace(c, priced=None) for c in deck.cards)
+        return replace(deck, box=replace(deck.box, grids=grids), cards=cards, listed=True, means=None)
     card = card_of(deck, data, card_id)
     return placed(deck, card, card_id)
 

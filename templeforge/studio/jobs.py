@@ -31,7 +31,9 @@ def deck(path: str, game_name: str | None = None) -> dict[str, Any]:
     deck of ``game_name``'s where there is no file yet)."""
     game, opened, studio = _open(path, game_name)
     cards = [{"id": c.id, "draft": studio.draft(opened, c.id)} for c in opened.cards]
-    return {"game": game.name, "title": game.title, "editor": studio.editor(opened), "cards": cards,
+    listed = getattr(studio, "parts", None)  # optional: the deck's other parts (a box's boards)
+    parts = [{**p, "draft": studio.draft(opened, p["id"])} for p in (listed(opened) if listed else [])]
+    return {"game": game.name, "title": game.title, "editor": studio.editor(opened), "cards": cards, "parts": parts,
             "new": studio.draft(opened, None), "table": studio.table(opened), "players": playable(game, opened),
             "played": played(Path(path), game.name)}
 

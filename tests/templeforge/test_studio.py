@@ -716,6 +716,74 @@ def test_a_designer_repaints_a_temple_track_sees_every_grid_side_pay_it_and_save
     assert saved["cards"][0]["track"][0] == "red" and saved["cards"][0]["layers"][2]["points"] == 7
 
 
+def test_a_crystal_grid_is_redrawn_checked_against_every_temple_and_saved(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from templeforge.studio.server import application
+
+    shutil.copy(DATA / "mystery-of-the-temples-hand-written.json", tmp_path / "temples.json")
+    with TestClient(application(tmp_path, "secret")) as client:
+        deck = client.get("/api/deck?path=temples.json", headers=TOKEN).json()
+        parts = {p["id"]: p for p in deck["parts"]}
+        assert list(parts) == [f"grid {b}{s}" for b in range(1, 5) for s in "AB"]
+        chain = parts["grid 1B"]["draft"]["graph"]
+        assert len(chain["slots"]) == 12 and len(chain["lines"]) == 11  # one path through all twelve slots
+
+        def prove(graph: dict[str, Any]) -> dict[str, Any]:
+            return client.post("/api/prove", headers=TOKEN, json={"path": "temples.json", "card": "grid 1B",
+                                                                  "draft": {"graph": graph}}).json()
+
+        joined = {"slots": chain["slots"], "lines": sorted(chain["lines"] + [[0, 5]])}
+        answer = prove(joined)
+        assert answer["verdict"] == "proved" and answer["headline"].startswith("grid side 1B, 12 lines: pays every "
+                                                                               "layer of 10 of 10 temple sides")
+        assert len(answer["items"]) == 10 and all(i["status"] == "solved" for i in answer["items"])
+        assert all("(saved grid: " in i["text"] for i in answer["items"])
+        cut = prove({"slots": chain["slots"], "lines": chain["lines"][1:]})
+        assert cut["verdict"] == "invalid" and "not connected" in cut["headline"]
+        close = prove({"slots": [[0, 0.25]] + chain["slots"][1:], "lines": chain["lines"]})
+        assert close["verdict"] == "invalid" and close["headline"].startswith("slots 1 and 5 are closer than 0.8")
+        crossed = prove({"slots": chain["slots"], "lines": sorted(chain["lines"] + [[0, 5], [1, 4]])})
+        assert crossed["items"][-1]["status"] == "note" and "1 pair of lines cross" in crossed["items"][-1]["text"]
+        assert prove({"slots": chain["slots"][:11], "lines": []})["headline"] == \
+            "graph.slots: expected 12 slot positions [x, y]"
+        saved = client.post("/api/save", headers=TOKEN,
+                            json={"path": "temples.json", "card": "grid 1B", "draft": {"graph": joined}}).json()
+        assert saved["sealed"], saved
+    data = json.loads((tmp_path / "temples.json").read_text("utf-8"))
+    side = next(g for g in data["grids"] if g["board"] == 1 and g["side"] == "B")
+    assert side["lines"] == joined["lines"] and len(data["grids"]) == 8  # (sealed: the verifier passed it)
+
+
+@pytest.mark.slow  # (under -m slow: the default run keeps within its three minutes)
+@NEEDS_BROWSER
+def test_a_designer_joins_two_slots_of_a_crystal_grid_sees_every_temple_paid_and_saves_it(browser: Any,
+                                                                                         tmp_path: Path) -> None:
+    deck = tmp_path / "temples.json"
+    shutil.copy(DATA / "mystery-of-the-temples-hand-written.json", deck)
+    page = Page(browser)
+    with serving(deck) as url:
+        browser.get(url)
+        page.verdict("proved")
+        page.click('#parts button[data-card="grid 1B"]')
+        page.verdict("proved")
+        assert len(page.texts("#graph circle")) == 12 and len(browser.find_elements("css selector", "#graph line")) == 11
+        page.click('#graph circle[data-slot="0"]')
+        page.click('#graph circle[data-slot="5"]')
+        page.wait.until(lambda d: len(d.find_elements("css selector", "#graph line")) == 12)
+        page.verdict("proved")
+        assert page.texts("#headline")[0].startswith("grid side 1B, 12 lines: pays every layer of 10 of 10")
+        page.click("#undo")  # undone and done again
+        page.wait.until(lambda d: len(d.find_elements("css selector", "#graph line")) == 11)
+        page.click("#redo")
+        page.verdict("proved")
+        page.click("#save")
+        page.saved()
+    verified(deck)
+    side = next(g for g in json.loads(deck.read_text("utf-8"))["grids"] if g["board"] == 1 and g["side"] == "B")
+    assert [0, 5] in side["lines"] and len(side["lines"]) == 12
+
+
 def finished(client: Any, task: dict[str, Any]) -> dict[str, Any]:
     """The command's description once it has ended (however long a busy machine takes)."""
     while task["running"]:

@@ -65,6 +65,20 @@ async function openDeck(path, fresh) {
     li.appendChild(b);
     list.appendChild(li);
   }
+  const parts = state.deck.parts || [];
+  $("parts-box").hidden = !parts.length;
+  $("parts").innerHTML = "";
+  for (const part of parts) {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = part.label;
+    b.title = part.title || "";
+    b.dataset.card = part.id;
+    b.onclick = () => openCard(part.id);
+    li.appendChild(b);
+    $("parts").appendChild(li);
+  }
   say(fresh ? `${path}: a new deck, written when its first card is saved` : `${path}`);
   if (state.deck.cards.length) openCard(state.deck.cards[0].id, true); else openCard(null, true);
 }
@@ -385,13 +399,14 @@ function showDeck(column, down) {
 
 function openCard(id, force) {
   if (!force && state.dirty && !confirm("Leave the unsaved card?")) return;
-  const card = id === null ? null : state.deck.cards.find((c) => String(c.id) === String(id));
-  state.card = card ? card.id : null;
-  state.draft = JSON.parse(JSON.stringify(card ? card.draft : state.deck.new));
-  state.undo = []; state.redo = []; state.dirty = false; state.shown = 0;
-  for (const b of $("cards").querySelectorAll("button")) b.classList.toggle("current", b.dataset.card === String(id));
-  $("card-title").textContent = card ? `Card ${card.id}` : "New card";
-  $("help").textContent = state.deck.editor.help || "";
+  const part = id === null ? null : (state.deck.parts || []).find((p) => p.id === id);
+  const card = id === null || part ? null : state.deck.cards.find((c) => String(c.id) === String(id));
+  state.card = part ? part.id : card ? card.id : null;
+  state.draft = JSON.parse(JSON.stringify(part ? part.draft : card ? card.draft : state.deck.new));
+  state.undo = []; state.redo = []; state.dirty = false; state.shown = 0; state.picked = null; state.answer = null;
+  for (const b of document.querySelectorAll("#cards button, #parts button")) b.classList.toggle("current", b.dataset.card === String(id));
+  $("card-title").textContent = part ? part.label : card ? `Card ${card.id}` : "New card";
+  $("help").textContent = (part ? part.help : state.deck.editor.help) || "";
   $("saved").textContent = "";
   $("editor").hidden = false;
   $("deck").hidden = true;
@@ -562,15 +577,85 @@ function answerBox(i, label, answer) {
   return [box, text];
 }
 
+// -- a part drawn as points joined by lines (a crystal grid): click two points to join or part them,
+// a point then an empty place to move it there ---------------------------------------------------
+
+const GRAPH = {width: 380, height: 320, margin: 30};
+
+function graphScale(slots) {
+  const xs = slots.map((p) => p[0]), ys = slots.map((p) => p[1]);
+  const [x0, x1, y0, y1] = [Math.min(...xs) - 0.5, Math.max(...xs) + 0.5, Math.min(...ys) - 0.5, Math.max(...ys) + 0.5];
+  const k = Math.min((GRAPH.width - 2 * GRAPH.margin) / (x1 - x0), (GRAPH.height - 2 * GRAPH.margin) / (y1 - y0));
+  return {k, x0, y0, to: (p) => [GRAPH.margin + (p[0] - x0) * k, GRAPH.margin + (p[1] - y0) * k],
+          from: (u, v) => [x0 + (u - GRAPH.margin) / k, y0 + (v - GRAPH.margin) / k]};
+}
+
+function svgNode(name, attrs) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
+}
+
+function drawGraph() {
+  const svg = $("graph");
+  svg.innerHTML = "";
+  const graph = state.draft.graph;
+  if (!state.scale) state.scale = graphScale(graph.slots); // kept while the part is open, so points stay put
+  const s = state.scale;
+  for (const [a, b] of graph.lines) {
+    const [u1, v1] = s.to(graph.slots[a]), [u2, v2] = s.to(graph.slots[b]);
+    const line = svgNode("line", {x1: u1, y1: v1, x2: u2, y2: v2, "data-line": `${a}-${b}`});
+    line.onclick = (ev) => { ev.stopPropagation(); change((d) => { d.graph.lines = d.graph.lines.filter((l) => !(l[0] === a && l[1] === b)); }); };
+    svg.appendChild(line);
+  }
+  graph.slots.forEach((p, i) => {
+    const [u, v] = s.to(p);
+    const dot = svgNode("circle", {cx: u, cy: v, r: 13, "data-slot": i, class: state.picked === i ? "picked" : ""});
+    dot.onclick = (ev) => {
+      ev.stopPropagation();
+      if (state.picked === null) { state.picked = i; drawGraph(); return; }
+      const a = Math.min(state.picked, i), b = Math.max(state.picked, i);
+      state.picked = null;
+      if (a === b) { drawGraph(); return; }
+      change((d) => {
+        const has = d.graph.lines.some((l) => l[0] === a && l[1] === b);
+        d.graph.lines = has ? d.graph.lines.filter((l) => !(l[0] === a && l[1] === b)) : d.graph.lines.concat([[a, b]]).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+      });
+    };
+    svg.appendChild(dot);
+    const label = svgNode("text", {x: u, y: v + 4});
+    label.textContent = String(i + 1);
+    svg.appendChild(label);
+  });
+  svg.onclick = (ev) => { // a picked point moves to the place clicked (a quarter of a pitch at a time)
+    if (state.picked === null) return;
+    const box = svg.getBoundingClientRect();
+    const [x, y] = s.from(ev.clientX - box.left, ev.clientY - box.top).map((c) => Math.round(c * 4) / 4);
+    const i = state.picked;
+    state.picked = null;
+    change((d) => { d.graph.slots[i] = [x, y]; });
+  };
+}
+
 function draw() {
   const e = state.deck.editor;
-  $("grid-label").textContent = e.grid.label;
+  const graph = Boolean(state.draft.graph);
+  $("grid").hidden = graph;
+  $("graph-box").hidden = !graph;
+  if (!graph) state.scale = null;
+  $("grid-label").textContent = graph ? "Slots and lines: click two slots to join or part them; a slot, then an empty place, to move it" : e.grid.label;
+  if (graph) { $("palette").hidden = true; $("steps").hidden = true; $("picture").hidden = true; drawGraph(); drawItems(); return; }
   drawPalette();
   drawGrid();
+  drawItems();
+}
+
+function drawItems() {
+  const e = state.deck.editor;
   const lists = $("lists");
   lists.innerHTML = "";
   const items = (state.answer && state.answer.items) || [];
-  if (!e.lists) {
+  if (!e.lists || state.draft.graph) {
     $("lists-label").textContent = "Measured";
     items.forEach((answer, i) => {
       const [box, text] = answerBox(i, answer.label, answer);
