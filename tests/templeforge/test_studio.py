@@ -767,7 +767,8 @@ def test_a_designer_joins_two_slots_of_a_crystal_grid_sees_every_temple_paid_and
         page.verdict("proved")
         page.click('#parts button[data-card="grid 1B"]')
         page.verdict("proved")
-        assert len(page.texts("#graph circle")) == 12 and len(browser.find_elements("css selector", "#graph line")) == 11
+        assert len(page.texts("#graph circle")) == 12
+        assert len(browser.find_elements("css selector", "#graph line")) == 11
         page.click('#graph circle[data-slot="0"]')
         page.click('#graph circle[data-slot="5"]')
         page.wait.until(lambda d: len(d.find_elements("css selector", "#graph line")) == 12)
