@@ -78,7 +78,10 @@ def played(path: Path, game: str) -> dict[str, Any] | None:
     return {"file": latest.relative_to(path.parent).as_posix(), "players": said.get("players"),
             "games": said.get("games"), "current": latest.stat().st_mtime >= path.stat().st_mtime,
             "seats": [round(s["win_rate"], 3) for s in said.get("seats", [])],
-            "findings": list(said.get("findings", []))[:12]}
+            "findings": list(said.get("findings", []))[:12],
+            "effort": (said.get("pricing") or {}).get("value"),
+            "cards": {str(c["id"]): {"dealt": c.get("dealt"), "scored": c.get("scored"), "value": c.get("value")}
+                      for c in said.get("cards", []) if isinstance(c, dict) and "id" in c}}
 
 
 def prove(path: str, card: Any, draft: dict[str, Any], game_name: str | None = None) -> dict[str, Any]:

@@ -862,6 +862,9 @@ def test_a_playtest_from_the_page_is_shown_with_the_deck_until_the_deck_changes(
     played = client.get("/api/deck?path=generated.json", headers=TOKEN).json()["played"]
     assert played["file"] == "generated.kit/playtest/playtest.json" and played["players"] == 3
     assert played["current"] and len(played["seats"]) == 3 and played["findings"]
+    # each card's part in play, for the editor: how often dealt and scored, and what a scoring cost
+    assert set(played["cards"]) == {"1", "2", "3"} and played["effort"]
+    assert all(c["dealt"] >= c["scored"] >= 0 for c in played["cards"].values())
     later = time.time() + 5
     os.utime(tmp_path / "generated.json", (later, later))
     assert client.get("/api/deck?path=generated.json", headers=TOKEN).json()["played"]["current"] is False

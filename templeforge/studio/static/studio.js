@@ -407,6 +407,14 @@ function openCard(id, force) {
   for (const b of document.querySelectorAll("#cards button, #parts button")) b.classList.toggle("current", b.dataset.card === String(id));
   $("card-title").textContent = part ? part.label : card ? `Card ${card.id}` : "New card";
   $("help").textContent = (part ? part.help : state.deck.editor.help) || "";
+  const played = state.deck.played, seen = card && played && played.cards ? played.cards[String(card.id)] : null;
+  $("in-play").hidden = !seen;
+  if (seen) { // what the card did in the deck's last playtest (each game deals it, or not)
+    const share = seen.dealt ? Math.round((100 * seen.scored) / seen.dealt) : 0;
+    $("in-play").textContent = `In the last playtest (${played.games} games of ${played.players}): dealt ${seen.dealt} times, `
+      + `scored ${seen.scored} (${share}%)` + (seen.value === null ? "" : `; ${seen.value.toFixed(1)} ${played.effort || "effort"}`)
+      + (played.current ? "" : " - the deck changed since");
+  }
   $("saved").textContent = "";
   $("editor").hidden = false;
   $("deck").hidden = true;
