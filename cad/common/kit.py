@@ -101,6 +101,28 @@ def needs(piece: Piece, number: Mapping[str, int]) -> frozenset[int]:
     return frozenset(number[s.key] for s in piece.solids)
 
 
+def one_colour(piece: Piece, filaments: Filaments) -> int | None:
+    """The kit's filament number a NO-AMS print of ``piece`` is, when it is one colour all
+    through (no colour change, every solid it prints in the same filament: a jewel, a
+    piece, a crystal); None when it is printed in the plate's first filament with its
+    colour changes."""
+    if piece.colour_changes:
+        return None
+    used = {filaments.number.get(s.key) for s in piece.printed(False)}
+    return used.pop() if len(used) == 1 and None not in used else None
+
+
+def plate_filaments(sheet: Sheet, pieces: Mapping[str, Piece], filaments: Filaments) -> tuple[threemf.Filament, ...]:
+    """The filaments a NO-AMS plate loads, in order: a plate of one-colour pieces loads that
+    colour's filament alone (named and coloured as the AMS profile's); any other loads the
+    kit's first filament, then each one its colour changes bring in."""
+    colours = {one_colour(pieces[key], filaments) for key, _, _ in sheet.placed}
+    if len(colours) == 1 and None not in colours:
+        return (filaments.ams[colours.pop() - 1],)  # type: ignore[operator]
+    count = max([c.filament for key, _, _ in sheet.placed for c in pieces[key].colour_changes], default=1)
+    return tuple(filaments.single[:count])
+
+
 def check_slots(pieces: Sequence[Piece], filaments: Filaments, slots: int) -> None:
     """Every piece prints with at most ``slots`` filaments.
 
@@ -130,7 +152,7 @@ def arrange(pieces: Sequence[Piece], width: float, depth: float, gap: float, sin
     a plate with others' while their filaments come to at most ``slots`` and the parts fit.
     Every plate keeps clear of the bed's ``excluded`` zones and is centred (``plates.pack``)."""
     if single:
-        return _arrange_single(pieces, width, depth, gap, excluded)
+        return _arrange_single(pieces, width, depth, gap, excluded, number or {})
     number = number or {}
     limit = slots if slots is not None else 1 << 30
     groups: dict[frozenset[int], list[plates.Footprint]] = {}
@@ -165,11 +187,18 @@ def arrange(pieces: Sequence[Piece], width: float, depth: float, gap: float, sin
 
 
 def _arrange_single(pieces: Sequence[Piece], width: float, depth: float, gap: float,
-                    excluded: Sequence[plates.Zone]) -> list[Sheet]:
+                    excluded: Sequence[plates.Zone], number: Mapping[str, int]) -> list[Sheet]:
+    """NO-AMS plates: pieces of the same colour changes, group and (for a piece of one colour
+    all through) filament together, so that every plate prints in the filaments it names."""
+    def colour(p: Piece) -> int:
+        used = {number.get(s.key) for s in p.printed(False)}
+        return used.pop() or 0 if len(used) == 1 and not p.colour_changes else 0
+
     out: list[Sheet] = []
-    groups = list(dict.fromkeys((p.colour_changes, p.group) for p in pieces))
+    key = {p.key: (p.colour_changes, p.group, colour(p)) for p in pieces}
+    groups = list(dict.fromkeys(key[p.key] for p in pieces))
     for group in groups:
-        chosen = [p for p in pieces if (p.colour_changes, p.group) == group]
+        chosen = [p for p in pieces if key[p.key] == group]
         foot = []
         for p in chosen:
             _, _, w, d = p.footprint()
@@ -215,8 +244,7 @@ def project(sheet: Sheet, pieces: Mapping[str, Piece], title: str, ams: bool, fi
     if ams:
         declared = tuple(filaments.ams[n - 1] for n in sheet.filaments)
         return threemf.Project(title, tuple(items), declared, slicer=slicer, layer=layer, machine=machine)
-    count = max([c.filament for c in changes], default=1)
-    return threemf.Project(title, tuple(items), tuple(filaments.single[:count]), changes, slicer=slicer,
+    return threemf.Project(title, tuple(items), plate_filaments(sheet, pieces, filaments), changes, slicer=slicer,
                            layer=layer, machine=machine)
 
 
@@ -256,8 +284,9 @@ def bill(sheets: Sequence[Sheet], pieces: Mapping[str, Piece], density: float, a
         grams: dict[int, float] = {}
         for low, high, n in zip(bounds, bounds[1:], loaded):
             grams[n] = grams.get(n, 0.0) + sum(m.volume_between(low, high) for m in meshes) / 1000 * density
+        loads = plate_filaments(sheet, pieces, filaments)
         for n in sorted(grams):
-            fil = filaments.single[n - 1]
+            fil = loads[n - 1]
             rows.append(Material(sheet.number, n, fil.name, fil.colour, len(sheet.placed), round(grams[n], 2)))
     return rows
 
@@ -316,14 +345,18 @@ def active(changes: Sequence[threemf.ColourChange], z: float) -> int:
 
 
 def preview_parts(piece: Piece, solid: Solid, ams: bool, filaments: Filaments) -> list[tuple[Mesh, str]]:
-    """How a solid looks printed, as (mesh, colour) parts. AMS, or a grouped piece (jewels of a
-    colour): the solid in its own filament. NO-AMS: inlays are not printed, and every other
-    face shows the filament printing at its height, so a deboss or a pocket floor below a
-    colour change shows the colour beneath it, as the print will."""
-    if ams or piece.group:
+    """How a solid looks printed, as (mesh, colour) parts. AMS: the solid in its own
+    filament. NO-AMS: inlays are not printed; a piece of one colour all through (a jewel, a
+    crystal) shows the filament its plate loads; on any other every face shows the filament
+    printing at its height, so a deboss or a pocket floor below a colour change shows the
+    colour beneath it, as the print will."""
+    if ams:
         return [(solid.mesh, filaments.colour(solid.key))]
     if solid.inlay:
         return []
+    whole = one_colour(piece, filaments)
+    if whole is not None:  # its plate loads this filament alone
+        return [(solid.mesh, filaments.ams[whole - 1].colour)]
     mesh = solid.mesh
     heights = mesh.vertices[mesh.triangles][:, :, 2].mean(axis=1)
     which = np.array([active(piece.colour_changes, float(z)) for z in heights], dtype=np.int64)
@@ -380,8 +413,8 @@ def make(made: Sequence[Piece], filaments: Filaments, bed: tuple[float, float], 
         counts[profile] = len(sheets)
         projects = []
         for sheet in sheets:
-            proj = project(sheet, by_key, f"{title}: plate {sheet.number}", multi, filaments, slicer, layer,
-                           machine or threemf.Machine(bed[0], bed[1], max(bed)))
+            proj = project(sheet, by_key, plate_title(title, sheet, by_key, multi, filaments), multi, filaments,
+                           slicer, layer, machine or threemf.Machine(bed[0], bed[1], max(bed)))
             files[f"{profile}/plate-{sheet.number:02d}.3mf"] = threemf.write(proj)
             projects.append(proj)
         bom[profile] = bill(sheets, by_key, density, multi, filaments)
@@ -404,6 +437,19 @@ def make(made: Sequence[Piece], filaments: Filaments, bed: tuple[float, float], 
             files[all_plates(profile)] = threemf.write_plates(f"{name}: every {profile.upper()} plate", projects,
                                                               pictures)
     return Kit(files, counts.get("ams", 0), counts.get("no-ams", 0), sum(p.copies for p in made), bom)
+
+
+def plate_title(title: str, sheet: Sheet, pieces: Mapping[str, Piece], ams: bool, filaments: Filaments) -> str:
+    """A plate's name: the kit's title and the plate's number, and for a NO-AMS plate of one
+    filament, its colour (``Puzzle Temple: plate 12, red``)."""
+    from generators.common.palette import colour_name
+
+    name = f"{title}: plate {sheet.number}"
+    if not ams:
+        loads = plate_filaments(sheet, pieces, filaments)
+        if len(loads) == 1 and loads[0] not in filaments.single:
+            name += f", {colour_name(loads[0].colour)}"
+    return name
 
 
 def all_plates(profile: str) -> str:

@@ -37,7 +37,8 @@ def assign(names: Sequence[str]) -> dict[str, str]:
 OTHER_NAMES = {"#CBBE9E": "sand", "#1A1A1A": "black", "#F5F5F5": "white", "#E8E0CC": "cream",
                "#3B352C": "dark brown", "#FFFFFF": "white", "#EFE6D2": "cream", "#C0392B": "ruby red",
                "#2E86C1": "sapphire blue", "#27AE60": "emerald green", "#F1C40F": "topaz yellow",
-               "#F4F1EA": "pearl white", "#8E44AD": "amethyst purple"}
+               "#F4F1EA": "pearl white", "#8E44AD": "amethyst purple", "#2E3A46": "dark slate",
+               "#DCE3EA": "pale grey", "#8C7B5B": "khaki brown", "#2E2A24": "charcoal", "#DDE3E8": "clear grey"}
 
 
 def colour_name(colour: str) -> str:

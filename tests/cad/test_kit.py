@@ -218,6 +218,38 @@ def test_arrange_keeps_colour_change_plates_apart() -> None:
     assert [sorted(k for k, _, _ in s.placed) for s in sheets] == [["block-x"] * 3 + ["card-1"]]
 
 
+def test_a_no_ams_plate_of_one_colour_pieces_is_that_colour_in_every_file() -> None:
+    """Loose pieces of one colour all through (blocks, jewels, crystals) go on plates of their
+    own colour, never mixed with another colour, and the plate's 3MF filament, its name, the
+    bill and the picture all say that colour; a card with a colour change still loads the
+    kit's two filaments."""
+    from cad.common.meshes import box
+
+    red = kit.Piece("block-r", "block r", (kit.Solid("block", box(10, 10, 6), "r"),), 3)
+    blue = kit.Piece("block-b", "block b", (kit.Solid("block", box(10, 10, 6), "b"),), 2)
+    card = kit.Piece("card-1", "card 1", (kit.Solid("card", box(40, 40, 4), "body"),), 1, 3.4)
+    fils = (threemf.Filament("vermilion: block r", "#D55E00"), threemf.Filament("blue: block b", "#0072B2"),
+            threemf.Filament("sand: card body", "#CBBE9E"))
+    filaments = kit.Filaments(fils, {"r": 1, "b": 2, "body": 3}, {"r": fils[0].name, "b": fils[1].name,
+                                                                  "body": fils[2].name})
+    pieces = {p.key: p for p in (red, blue, card)}
+    sheets = kit.arrange(list(pieces.values()), 256, 256, 5.0, number=filaments.number)
+    assert [sorted({k for k, _, _ in s.placed}) for s in sheets] == [["block-r"], ["block-b"], ["card-1"]]
+    loads = [kit.plate_filaments(s, pieces, filaments) for s in sheets]
+    assert loads == [(fils[0],), (fils[1],), kit.NO_AMS_FILAMENTS]
+    projects = [kit.project(s, pieces, kit.plate_title("Kit", s, pieces, False, filaments), False, filaments)
+                for s in sheets]
+    assert [p.filaments for p in projects] == loads and projects[0].colour_changes == ()
+    assert [p.title for p in projects] == ["Kit: plate 1, vermilion", "Kit: plate 2, blue", "Kit: plate 3"]
+    rows = kit.bill(sheets, pieces, 1.24, False, filaments)
+    assert [(r.plate, r.filament, r.colour) for r in rows] == [
+        (1, "vermilion: block r", "#D55E00"), (2, "blue: block b", "#0072B2"),
+        (3, "first filament: the floor of every mark", "#1A1A1A"), (3, "second filament: the tops", "#E8E0CC")]
+    (part,) = kit.preview_parts(red, red.solids[0], False, filaments)
+    assert part[1] == "#D55E00"  # the picture shows the filament the plate loads
+    assert {c for _, c in kit.preview_parts(card, card.solids[0], False, filaments)} == {"#1A1A1A", "#E8E0CC"}
+
+
 @pytest.mark.slow
 def test_the_cad_command_writes_the_kit_and_refuses_bad_settings(cad_deck: Deck, tmp_path: Path) -> None:
     deck_file = write_deck(cad_deck, tmp_path / "deck.json")
