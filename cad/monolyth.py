@@ -5,8 +5,9 @@ A piece is its cubes at the kit's ``pitch``, each cube ``clearance`` smaller tha
 (half on every side) and joined to its neighbours across the gap, so that pieces stacked on a
 board's cells sit flush and side by side without binding. It prints lying on its largest
 layer (the pool's flat pieces flat). A board is a 4x4 tray: a floor with cells ``pitch`` plus
-clearance wide and a low wall on each side. AMS prints each wall in its edge's colour and the
-floor with the north wall (four filaments, one AMS unit); NO-AMS prints a board in one
+clearance wide and a low wall on each side. AMS prints each wall's top band in its edge's
+colour and the floor with the north wall and the walls below their bands in the north's (four
+filaments, one AMS unit, swapped only in the bands' layers); NO-AMS prints a board in one
 filament with the initial of each edge's colour cut into the wall's top, and a colour change
 at the cut's floor makes the letters show. A token is a disc with its value cut in (inlaid in
 ink by AMS); the crystal marker is a hexagonal crystal.
@@ -79,21 +80,34 @@ def piece_solid(cubes: list[tuple[int, int, int]], ph: Physical) -> cq.Shape:
     return shape
 
 
+def cap_height(ph: Physical) -> float:
+    """The height of a wall's top band in its edge's colour: the letter's cut and 0.4 mm
+    of floor under it, at least 1.2 mm."""
+    return max(1.2, ph.deboss_depth + 0.4)
+
+
 def board_parts(edges: tuple[str, str, str, str], ph: Physical,
                 letters: Mapping[str, str] | None) -> list[tuple[str, cq.Shape, bool]]:
-    """A board as (side, solid, inlay) parts: the floor with the north wall, and the east,
-    south and west walls; with ``letters`` (a letter per colour), each wall's colour letter cut
-    into its top."""
+    """A board as (side, solid, inlay) parts that do not overlap: the floor with the north
+    wall and the lower part of the other walls (in the north's colour), and the east, south
+    and west walls' top bands (``cap_height``), each in its edge's colour: the edge reads
+    from above, where the players look, and an AMS print swaps filament only in the bands'
+    few layers, not all the way up the walls. With ``letters`` (a letter per colour), each
+    wall's colour letter is cut into its top."""
     inner = SIDE * ph.pitch + 2 * ph.clearance
     outer = inner + 2 * WALL
     height = FLOOR + RIM
+    cap = cap_height(ph)
     floor = cq.Solid.makeBox(outer, outer, FLOOR)
-    walls = {
-        "north": cq.Solid.makeBox(outer, WALL, height, cq.Vector(0, outer - WALL, 0)),
-        "south": cq.Solid.makeBox(outer, WALL, height, cq.Vector(0, 0, 0)),
-        "east": cq.Solid.makeBox(WALL, inner, height, cq.Vector(outer - WALL, WALL, 0)),
-        "west": cq.Solid.makeBox(WALL, inner, height, cq.Vector(0, WALL, 0)),
-    }
+
+    def band(x: float, y: float, w: float, d: float, z0: float, z1: float) -> cq.Shape:
+        return cq.Solid.makeBox(w, d, z1 - z0, cq.Vector(x, y, z0))
+
+    spans = {"north": (0, outer - WALL, outer, WALL), "south": (0, 0, outer, WALL),
+             "east": (outer - WALL, WALL, WALL, inner), "west": (0, WALL, WALL, inner)}
+    walls = {"north": band(*spans["north"], FLOOR, height)}
+    lower = {side: band(*spans[side], FLOOR, height - cap) for side in ("east", "south", "west")}
+    walls.update({side: band(*spans[side], height - cap, height) for side in ("east", "south", "west")})
     cuts = {}
     if letters:
         size = WALL - 2.0
@@ -108,7 +122,7 @@ def board_parts(edges: tuple[str, str, str, str], ph: Physical,
                 loops = [[(cx + (py - cy), cy - (px - cx)) for px, py in loop] for loop in loops]
             cuts[side] = relief([face([loop]) for loop in loops], ph.deboss_depth, height - ph.deboss_depth)
     out = []
-    body = floor.fuse(walls["north"]).clean()
+    body = fuse([floor, walls["north"], *lower.values()])
     if "north" in cuts:
         body = body.cut(cuts["north"]).clean()
     out.append(("north", body, False))

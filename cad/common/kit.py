@@ -148,8 +148,11 @@ def arrange(pieces: Sequence[Piece], width: float, depth: float, gap: float, sin
     so do pieces of different groups (jewels of one colour). An AMS plate (``single``
     False) holds pieces whose filaments (``number``: each solid key's filament) come to at
     most ``slots``: pieces of the same filaments fill plates of their own (blocks of one
-    colour print with no tool change), and the last, part-filled plate of each kind shares
-    a plate with others' while their filaments come to at most ``slots`` and the parts fit.
+    colour print with no tool change), and the last, part-filled plate of each kind of
+    several colours shares a plate with others' whose filaments are among its own (or its
+    among theirs: no layer gains a colour) while they come to at most ``slots`` and the
+    parts fit; parts of one colour never share a plate with another colour (each would swap
+    filament on every layer they share).
     Every plate keeps clear of the bed's ``excluded`` zones and is centred (``plates.pack``)."""
     if single:
         return _arrange_single(pieces, width, depth, gap, excluded, number or {})
@@ -167,11 +170,13 @@ def arrange(pieces: Sequence[Piece], width: float, depth: float, gap: float, sin
         full += [(group, plate.parts) for plate in packed[:-1]]
         keys = {part.key for part in packed[-1].parts}
         partial.append((group, [f for f in groups[group] if f.key in keys]))
-    # the last plate of each group shares a plate with others' while their filaments fit the slots
+    # the last plate of each group of several colours shares a plate with others' of the same
+    # filaments or fewer; parts of one colour (blocks, jewels, pieces) keep plates of their own
+    # colour, which print with no swap at all
     merged: list[tuple[frozenset[int], list[plates.Footprint], tuple[plates.Placed, ...]]] = []
     for group, parts in sorted(partial, key=lambda g: (-sum(f.width * f.depth for f in g[1]), sorted(g[0]))):
         for i, (have, others, _) in enumerate(merged):
-            if len(have | group) <= limit:
+            if len(group) > 1 and len(have) > 1 and len(have | group) <= limit and (group <= have or have <= group):
                 packed = plates.pack(others + parts, width, depth, gap, excluded=excluded)
                 if len(packed) == 1:
                     merged[i] = (have | group, others + parts, packed[0].parts)
@@ -251,7 +256,8 @@ def project(sheet: Sheet, pieces: Mapping[str, Piece], title: str, ams: bool, fi
 @dataclass(frozen=True)
 class Material:
     """A bill-of-materials row: a plate, the slot its filament goes in (1-based), the
-    filament's name and colour (``#RRGGBB``), how many parts use it, how many grams."""
+    filament's name and colour (``#RRGGBB``), how many parts use it, how many grams; and the
+    plate's filament swaps and the grams they purge (the same on each row of a plate)."""
 
     plate: int
     slot: int
@@ -259,23 +265,70 @@ class Material:
     colour: str
     parts: int
     grams: float
+    swaps: int = 0
+    purge: float = 0.0
+
+
+#: The filament an AMS swap flushes, in mm³: a middling colour-to-colour flush of Bambu
+#: Studio's default flushing volumes (dark to light takes more, light to dark less).
+PURGE_MM3 = 280.0
+
+
+def layers_of(sheet: Sheet, pieces: Mapping[str, Piece], filaments: Filaments, layer: float) -> list[set[int]]:
+    """Each layer's filaments on an AMS plate (from each solid's height range)."""
+    bands: list[set[int]] = []
+    for key, _, _ in sheet.placed:
+        for s in pieces[key].solids:
+            lo, hi = s.mesh.bounds
+            first, last = int(round(float(lo[2]) / layer)), int(np.ceil(float(hi[2]) / layer - 1e-6))
+            while len(bands) < last:
+                bands.append(set())
+            for n in range(first, last):
+                bands[n].add(filaments.number[s.key])
+    return bands
+
+
+def swaps(bands: Sequence[set[int]]) -> int:
+    """The filament swaps a plate of these layers takes when each layer starts with the
+    filament the last one ended with (if it prints it) and ends with one the next layer
+    prints (if it can): what a slicer's ordering achieves at best."""
+    count, current = 0, None
+    for i, here in enumerate(bands):
+        if not here:
+            continue
+        if current in here:  # it starts with the filament loaded, and ends with another if it prints more
+            count += len(here) - 1
+            if len(here) == 1:
+                continue
+            options = here - {current}
+        else:
+            count += len(here) if current is not None else len(here) - 1
+            options = here
+        later = next((b for b in bands[i + 1:] if b), set())
+        current = min(options & later) if options & later else min(options)
+    return count
 
 
 def bill(sheets: Sequence[Sheet], pieces: Mapping[str, Piece], density: float, ams: bool,
-         filaments: Filaments) -> list[Material]:
-    """Per plate and filament, in slot order: the parts and the grams (volume x density).
-    A NO-AMS plate's filaments are the ones its colour changes load, each with the grams
-    printed between its change and the next."""
+         filaments: Filaments, layer: float = 0.2) -> list[Material]:
+    """Per plate and filament, in slot order: the parts and the grams (volume x density),
+    and the plate's swaps: an AMS plate's filament swaps (``swaps`` of its ``layer``-high
+    layers) and the grams they purge (``PURGE_MM3`` each); a NO-AMS plate's colour changes
+    (the printer pauses for each; the purge is the printer's own, not counted). A NO-AMS
+    plate's filaments are the ones it loads, each with the grams printed between its change
+    and the next."""
     rows = []
     for sheet in sheets:
         if ams:
+            swapped = swaps(layers_of(sheet, pieces, filaments, layer))
+            purge = round(swapped * PURGE_MM3 / 1000 * density, 2)
             for slot, n in enumerate(sheet.filaments, start=1):
                 keys = {k for k, v in filaments.number.items() if v == n}
                 volume = sum(s.mesh.volume() for key, _, _ in sheet.placed for s in pieces[key].solids if s.key in keys)
                 count = sum(1 for key, _, _ in sheet.placed if any(s.key in keys for s in pieces[key].solids))
                 fil = filaments.ams[n - 1]
                 rows.append(Material(sheet.number, slot, fil.name, fil.colour, count,
-                                     round(volume / 1000 * density, 2)))
+                                     round(volume / 1000 * density, 2), swapped, purge))
             continue
         meshes = [s.mesh for key, _, _ in sheet.placed for s in pieces[key].printed(False)]
         changes = sorted({c for key, _, _ in sheet.placed for c in pieces[key].colour_changes}, key=lambda c: c.z)
@@ -287,7 +340,8 @@ def bill(sheets: Sequence[Sheet], pieces: Mapping[str, Piece], density: float, a
         loads = plate_filaments(sheet, pieces, filaments)
         for n in sorted(grams):
             fil = loads[n - 1]
-            rows.append(Material(sheet.number, n, fil.name, fil.colour, len(sheet.placed), round(grams[n], 2)))
+            rows.append(Material(sheet.number, n, fil.name, fil.colour, len(sheet.placed), round(grams[n], 2),
+                                 len(changes)))
     return rows
 
 
@@ -417,7 +471,7 @@ def make(made: Sequence[Piece], filaments: Filaments, bed: tuple[float, float], 
                            slicer, layer, machine or threemf.Machine(bed[0], bed[1], max(bed)))
             files[f"{profile}/plate-{sheet.number:02d}.3mf"] = threemf.write(proj)
             projects.append(proj)
-        bom[profile] = bill(sheets, by_key, density, multi, filaments)
+        bom[profile] = bill(sheets, by_key, density, multi, filaments, layer)
         scenes = []
         for sheet in sheets:
             shown = [(bed_mesh, "#E4E4E4")] + zones
@@ -478,15 +532,17 @@ def thumbnail(png: bytes) -> bytes:
 
 def bom_csv(made: Kit) -> str:
     """The bill of materials as CSV: per profile, plate and filament in slot order, the
-    filament's name, colour name and hex, the parts that use it and its grams printed solid."""
+    filament's name, colour name and hex, the parts that use it and its grams printed solid;
+    and the plate's filament swaps (AMS) or colour changes (NO-AMS) and the grams an AMS
+    plate's swaps purge."""
     from generators.common.palette import colour_name
 
-    lines = ["profile,plate,slot,filament,colour,hex,parts,grams_solid"]
+    lines = ["profile,plate,slot,filament,colour,hex,parts,grams_solid,plate_swaps,plate_purge_grams"]
     for profile, rows in made.bom.items():
         for r in rows:
             name = r.filament.replace('"', "'")
             lines.append(f'{profile},{r.plate},{r.slot},"{name}",{colour_name(r.colour)},{r.colour.upper()},'
-                         f'{r.parts},{r.grams:.2f}')
+                         f'{r.parts},{r.grams:.2f},{r.swaps},{r.purge:.2f}')
     return "\n".join(lines) + "\n"
 
 

@@ -148,7 +148,8 @@ def test_the_bill_lists_each_plates_filaments_in_slot_order(made: kit.Kit, cad_d
     total = sum(r.grams for r in ams)
     assert total == pytest.approx(sum(r.grams for r in rows), rel=0.02), "AMS and NO-AMS print the same plastic"
     csv = kit.bom_csv(made)
-    assert csv.splitlines()[0] == "profile,plate,slot,filament,colour,hex,parts,grams_solid"
+    assert csv.splitlines()[0] == "profile,plate,slot,filament,colour,hex,parts,grams_solid,plate_swaps," \
+                                  "plate_purge_grams"
     assert len(csv.splitlines()) == len(rows) + len(ams) + 1
     assert ",1,\"sand: card body\",sand,#CBBE9E," in csv
 
@@ -191,9 +192,33 @@ def test_pieces_of_one_colour_share_plates_and_slots_bound_every_plate() -> None
             keys = {key for key, _, _ in sheet.placed}
             assert len(sheet.filaments) <= slots and {number[k[-1]] for k in keys} == set(sheet.filaments)
         assert sum(len(s.placed) for s in sheets) == 36
-    one = kit.arrange(pieces, 256, 256, 5.0, single=False, slots=1, number=number)
-    assert len(one) == 6, "one colour a plate: each block's six copies fill its own plate, no tool change"
-    assert len(kit.arrange(pieces, 256, 256, 5.0, single=False, slots=4, number=number)) == 2
+    by_key = {p.key: p for p in pieces}
+    for slots in (1, 4):
+        sheets = kit.arrange(pieces, 256, 256, 5.0, single=False, slots=slots, number=number)
+        assert len(sheets) == 6, "one colour a plate: each block's six copies fill its own plate, no tool change"
+        filaments = kit.Filaments(tuple(threemf.Filament(k, "#123456") for k in "abcdef"), number, {})
+        assert all(kit.swaps(kit.layers_of(s, by_key, filaments, 0.2)) == 0 for s in sheets)
+
+
+def test_swaps_count_the_filament_changes_a_plate_needs_at_best() -> None:
+    """A swap is a change of filament between two things printed one after the other: a
+    layer of several filaments starts with the one loaded and ends, where it can, with one
+    the next layer prints."""
+    from cad.common.meshes import box
+
+    assert kit.swaps([{1}] * 10) == 0
+    assert kit.swaps([{1}, {1, 2}, {2}, {2}]) == 1
+    assert kit.swaps([{1, 2}] * 3) == 1 + 1 + 1  # each layer both: one swap a layer, the next starting where it ended
+    assert kit.swaps([{1, 2, 3}, {3}, set(), {1}]) == 2 + 0 + 1
+    card = kit.Piece("card-1", "card 1", (kit.Solid("card", box(40, 40, 4), "body"),
+                                          kit.Solid("ink", box(10, 10, 0.6).translated(5, 5, 3.4), "ink", True)), 1)
+    (sheet,) = kit.arrange([card], 256, 256, 5.0, single=False, slots=4, number={"body": 1, "ink": 2})
+    filaments = kit.Filaments((threemf.Filament("sand", "#CBBE9E"), threemf.Filament("black", "#1A1A1A")),
+                              {"body": 1, "ink": 2}, {})
+    bands = kit.layers_of(sheet, {"card-1": card}, filaments, 0.2)
+    assert len(bands) == 20 and bands[16] == {1} and bands[17:] == [{1, 2}] * 3
+    (row, _) = kit.bill([sheet], {"card-1": card}, 1.24, True, filaments, 0.2)
+    assert row.swaps == 3 and row.purge == pytest.approx(3 * kit.PURGE_MM3 / 1000 * 1.24, abs=0.01)
 
 
 @pytest.mark.slow
@@ -215,7 +240,8 @@ def test_arrange_keeps_colour_change_plates_apart() -> None:
     sheets = kit.arrange([a, b], 256, 256, 5.0)
     assert [sorted(k for k, _, _ in s.placed) for s in sheets] == [["card-1"], ["block-x"] * 3]
     sheets = kit.arrange([a, b], 256, 256, 5.0, single=False, slots=2, number={"body": 1, "x": 2})
-    assert [sorted(k for k, _, _ in s.placed) for s in sheets] == [["block-x"] * 3 + ["card-1"]]
+    # AMS: a part of one colour never shares a plate with another colour (a swap on every shared layer)
+    assert [sorted(k for k, _, _ in s.placed) for s in sheets] == [["card-1"], ["block-x"] * 3]
 
 
 def test_a_no_ams_plate_of_one_colour_pieces_is_that_colour_in_every_file() -> None:
