@@ -261,7 +261,33 @@ def bom_html(path: Path) -> str:
                         for profile, p in sorted(plates.items()))
     table = Table(("profile", "filament", "plates", "parts", "grams (solid)"), tuple(body), "<<>>>")
     return (f"<p>{esc(summary)} at most (printed solid; the slicer's infill takes less). "
-            f'Per plate: <a href="models/bom.csv">models/bom.csv</a>.</p>' + table_html(table))
+            f'Per plate: <a href="models/bom.csv">models/bom.csv</a>.</p>' + swaps_html(rows) + table_html(table))
+
+
+def swaps_html(rows: Sequence[Mapping[str, str]]) -> str:
+    """Each profile's filament swaps (AMS) or colour changes (NO-AMS), with the plates that
+    have the most and what AMS swaps purge, from ``bom.csv`` (none in an older one)."""
+    if not rows or "plate_swaps" not in rows[0]:
+        return ""
+    said = []
+    for profile in sorted({r["profile"] for r in rows}):
+        plates = {r["plate"]: (int(r["plate_swaps"]), float(r["plate_purge_grams"])) for r in rows
+                  if r["profile"] == profile}
+        total = sum(n for n, _ in plates.values())
+        purge = sum(g for _, g in plates.values())
+        most = max(n for n, _ in plates.values())
+        worst = sorted((p for p, (n, _) in plates.items() if n == most), key=int)
+        none = sum(1 for n, _ in plates.values() if n == 0)
+        if profile == "ams":
+            text = (f"AMS: {plural(total, 'filament swap')} in all (about {purge:.0f} g purged), "
+                    f"{plural(none, 'plate')} of {len(plates)} with none")
+        else:
+            text = (f"NO-AMS: {plural(total, 'colour change')} in all, {plural(none, 'plate')} of {len(plates)} "
+                    f"with none")
+        if most:
+            text += f"; the most, {most}, on plate{'s' if len(worst) > 1 else ''} {', '.join(worst)}"
+        said.append(text)
+    return f"<p>{esc('. '.join(said))}.</p>"
 
 
 # -- the page ----------------------------------------------------------------------------------

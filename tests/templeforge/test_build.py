@@ -109,6 +109,10 @@ def test_the_report_holds_the_verdict_the_cards_the_plots_and_the_bill(built: Pa
     assert 'href="models/previews/ams/plate-01.png"' in page and "data:image/png;base64," in page
     assert "models/no-ams/" not in page, "a kit of AMS plates only does not show NO-AMS ones"
     assert "block I2" in page and "grams (solid)" in page
+    # each plate's swaps, from bom.csv: one-colour plates (blocks, jewels) swap nothing
+    said = re.search(r"AMS: (\d+) filament swaps? in all \(about \d+ g purged\), (\d+) plates? of (\d+) with none",
+                     page)
+    assert said and int(said[2]) >= 12 and int(said[3]) > int(said[2]), "the card plates swap, the others not"
     assert "templeforge build --game puzzle-temple --profile" in page
     assert "build.json" in page and "seconds" not in page, "the stages' times live in build.json only"
     assert "http://" not in page and "https://" not in page, "the report must open offline"
