@@ -19,7 +19,7 @@ for each profile, plate previews, the bill), the same way for every game.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -465,12 +465,9 @@ def make(made: Sequence[Piece], filaments: Filaments, bed: tuple[float, float], 
         sheets = arrange(made, bed[0], bed[1], gap, single=not multi, slots=slots, number=filaments.number,
                          excluded=machine.excluded if machine else ())
         counts[profile] = len(sheets)
-        projects = []
-        for sheet in sheets:
-            proj = project(sheet, by_key, plate_title(title, sheet, by_key, multi, filaments), multi, filaments,
-                           slicer, layer, machine or threemf.Machine(bed[0], bed[1], max(bed)))
-            files[f"{profile}/plate-{sheet.number:02d}.3mf"] = threemf.write(proj)
-            projects.append(proj)
+        projects = [project(sheet, by_key, plate_title(title, sheet, by_key, multi, filaments), multi, filaments,
+                            slicer, layer, machine or threemf.Machine(bed[0], bed[1], max(bed)))
+                    for sheet in sheets]
         bom[profile] = bill(sheets, by_key, density, multi, filaments, layer)
         scenes = []
         for sheet in sheets:
@@ -484,6 +481,10 @@ def make(made: Sequence[Piece], filaments: Filaments, bed: tuple[float, float], 
         for sheet, image in zip(sheets, mapper(top_view, scenes)):
             progress(f"preview of {profile} plate {sheet.number}")
             files[f"previews/{profile}/plate-{sheet.number:02d}.png"] = image
+        for i, sheet in enumerate(sheets):  # each plate's file with its picture (none without previews)
+            image = files[f"previews/{profile}/plate-{sheet.number:02d}.png"]
+            projects[i] = replace(projects[i], thumbnail=thumbnail(image) if image else b"")
+            files[f"{profile}/plate-{sheet.number:02d}.3mf"] = threemf.write(projects[i])
         if slicer == "bambu":
             previews = [files[f"previews/{profile}/plate-{sheet.number:02d}.png"] for sheet in sheets]
             pictures = [thumbnail(png) for png in previews] if all(previews) else []  # none without previews

@@ -148,6 +148,7 @@ class Project:
     layer: float = 0.2  # the layer height the plate is meant to be sliced at (mm)
     machine: Machine = GENERIC
     writer: str = field(default_factory=writer)  # who wrote the file (Description; Prusa's Application)
+    thumbnail: bytes = b""  # the plate's picture (PNG): the package thumbnail, and Bambu's plate picture
 
     def problems(self) -> list[str]:
         out = [] if self.slicer in SLICERS else [f"slicer: {self.slicer!r} is not one of {', '.join(SLICERS)}"]
@@ -434,6 +435,13 @@ RELS = f"""<?xml version="1.0" encoding="UTF-8"?>
 </Relationships>
 """
 
+#: The package thumbnail (3MF core spec, 2.1: OPC's thumbnail relationship), which file
+#: managers and slicers show for a file; PrusaSlicer writes and reads the same name.
+THUMBNAIL = "Metadata/thumbnail.png"
+THUMBNAIL_TYPE = "http://schemas.openxmlformats.org/package/2006/relationships/metadata/thumbnail"
+RELS_WITH_THUMBNAIL = RELS.replace("</Relationships>", f'<Relationship Target="/{THUMBNAIL}" Id="rel1" '
+                                                       f'Type="{THUMBNAIL_TYPE}"/>\n</Relationships>')
+
 
 def write(project: Project) -> bytes:
     """The 3MF file's bytes.
@@ -444,19 +452,25 @@ def write(project: Project) -> bytes:
     problems = project.problems()
     if problems:
         raise ValueError("; ".join(problems))
+    rels = RELS_WITH_THUMBNAIL if project.thumbnail else RELS
+    files: list[tuple[str, str | bytes]]
     if project.slicer == "prusa":
         model, ranges = prusa_model_xml(project)
-        files = [("[Content_Types].xml", CONTENT_TYPES), ("_rels/.rels", RELS), (MODEL_PATH, model),
+        files = [("[Content_Types].xml", CONTENT_TYPES), ("_rels/.rels", rels), (MODEL_PATH, model),
                  ("Metadata/Slic3r_PE.config", prusa_project_config(project)),
                  ("Metadata/Slic3r_PE_model.config", prusa_model_config(ranges))]
     else:
         model, layout = model_xml(project)
-        files = [("[Content_Types].xml", CONTENT_TYPES), ("_rels/.rels", RELS), (MODEL_PATH, model),
-                 ("Metadata/model_settings.config", model_settings(layout)),
+        files = [("[Content_Types].xml", CONTENT_TYPES), ("_rels/.rels", rels), (MODEL_PATH, model),
+                 ("Metadata/model_settings.config", model_settings(layout, thumbnails=bool(project.thumbnail))),
                  ("Metadata/project_settings.config", bambu_project_settings(project))]
     if project.colour_changes:
         files.append(("Metadata/custom_gcode_per_layer.xml", bambu_colour_changes(project)))
         files.append((PRUSA_CHANGES, prusa_colour_changes(project)))
+    if project.thumbnail:
+        files.append((THUMBNAIL, project.thumbnail))
+        if project.slicer == "bambu":
+            files.append((thumbnail_name(1), project.thumbnail))
     return _zip(files)
 
 

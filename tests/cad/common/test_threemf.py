@@ -254,3 +254,25 @@ def test_one_bambu_project_holds_every_plate_each_on_its_bed_with_its_picture_an
     assert extruders == {"1", "2", "3"}
     with pytest.raises(ValueError, match="bambu layout"):
         threemf.write_plates("kit", [replace(project(), slicer="prusa")])
+
+
+@pytest.mark.parametrize("slicer", ["bambu", "prusa"])
+def test_a_plate_file_carries_its_picture_as_the_package_thumbnail(slicer: str) -> None:
+    """Every plate file has a thumbnail: the 3MF package thumbnail (OPC's relationship, which
+    lib3mf reads and file managers show) and, in the Bambu layout, the plate's own picture."""
+    import dataclasses
+
+    from PIL import Image
+
+    picture = io.BytesIO()
+    Image.new("RGB", (8, 8), "#E69F00").save(picture, "PNG")
+    data = threemf.write(dataclasses.replace(project(), slicer=slicer, thumbnail=picture.getvalue()))
+    files = members(data)
+    assert files[threemf.THUMBNAIL] == picture.getvalue()
+    assert threemf.THUMBNAIL_TYPE in files["_rels/.rels"].decode()
+    model = read_strict(data)
+    assert model.HasPackageThumbnailAttachment()
+    if slicer == "bambu":
+        assert files["Metadata/plate_1.png"] == picture.getvalue()
+        assert 'key="thumbnail_file" value="Metadata/plate_1.png"' in files["Metadata/model_settings.config"].decode()
+    assert threemf.THUMBNAIL not in members(threemf.write(dataclasses.replace(project(), slicer=slicer)))
