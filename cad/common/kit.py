@@ -489,8 +489,12 @@ def make(made: Sequence[Piece], filaments: Filaments, bed: tuple[float, float], 
             previews = [files[f"previews/{profile}/plate-{sheet.number:02d}.png"] for sheet in sheets]
             pictures = [thumbnail(png) for png in previews] if all(previews) else []  # none without previews
             name = f"{stamp()}: {title}" if stamp() else title
-            files[all_plates(profile)] = threemf.write_plates(f"{name}: every {profile.upper()} plate", projects,
-                                                              pictures)
+            groups = within_filaments(projects)
+            for k, group in enumerate(groups, start=1):
+                span = f"plates {sheets[group[0]].number}-{sheets[group[-1]].number}" if len(groups) > 1 else \
+                    f"every {profile.upper()} plate"
+                files[all_plates(profile, k if len(groups) > 1 else 0)] = threemf.write_plates(
+                    f"{name}: {span}", [projects[i] for i in group], [pictures[i] for i in group] if pictures else [])
     return Kit(files, counts.get("ams", 0), counts.get("no-ams", 0), sum(p.copies for p in made), bom)
 
 
@@ -507,9 +511,38 @@ def plate_title(title: str, sheet: Sheet, pieces: Mapping[str, Piece], ams: bool
     return name
 
 
-def all_plates(profile: str) -> str:
-    """The name of a kit's one project with every plate of ``profile`` (Bambu layout)."""
-    return f"{profile}-all-plates.3mf"
+#: The most filaments a project may list: Bambu Studio 1.x's filament list holds 16 (2.x more).
+PROJECT_FILAMENTS = 16
+
+
+def within_filaments(projects: Sequence[threemf.Project], limit: int = PROJECT_FILAMENTS) -> list[list[int]]:
+    """The plates (indices, in order) of each multi-plate project, so that no project lists
+    more than ``limit`` filaments: as many plates as fit in each, in plate order."""
+    groups: list[list[int]] = []
+    held: set[str] = set()
+    for i, proj in enumerate(projects):
+        mine = {f.colour.upper() + f.name for f in proj.filaments}
+        if groups and len(held | mine) <= limit:
+            groups[-1].append(i)
+            held |= mine
+        else:
+            groups.append([i])
+            held = set(mine)
+    return groups
+
+
+def all_plates(profile: str, part: int = 0) -> str:
+    """The name of a kit's one project with every plate of ``profile`` (Bambu layout), or of
+    its ``part``-th (from 1) when the plates' filaments need more than one project."""
+    return f"{profile}-all-plates-{part}.3mf" if part else f"{profile}-all-plates.3mf"
+
+
+def all_plates_files(made: Kit, profile: str) -> list[str]:
+    """The multi-plate projects of ``profile`` in a kit, in order."""
+    import re
+
+    pattern = re.compile(rf"{re.escape(profile)}-all-plates(-\d+)?\.3mf")
+    return sorted((n for n in made.files if pattern.fullmatch(n)), key=lambda n: (len(n), n))
 
 
 #: The side of a plate's picture in a multi-plate project, in pixels (Bambu Studio's own
@@ -560,7 +593,12 @@ def summary(made: Kit, bed: object, slots: int = 4) -> list[str]:
             most = max(r.slot for r in rows)
             out.append(f"ams: each plate loads at most {plural(most, 'filament')} into the {slots} AMS slots "
                        f"(bom.csv names them per plate)")
-        if all_plates(profile) in made.files:
-            out.append(f"{profile}: {all_plates(profile)} holds every {profile.upper()} plate in one Bambu Studio / "
+        together = all_plates_files(made, profile)
+        if len(together) == 1:
+            out.append(f"{profile}: {together[0]} holds every {profile.upper()} plate in one Bambu Studio / "
                        f"OrcaSlicer project")
+        elif together:
+            out.append(f"{profile}: {', '.join(together)} hold every {profile.upper()} plate in "
+                       f"{len(together)} Bambu Studio / OrcaSlicer projects, each listing at most "
+                       f"{PROJECT_FILAMENTS} filaments")
     return out

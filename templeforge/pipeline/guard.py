@@ -38,7 +38,7 @@ STATE = "build.json"
 MADE_BY_COMMANDS = (
     r"previews/[A-Za-z0-9_.-]+\.png",
     r"models/(stl/[A-Za-z0-9_.-]+\.stl|(ams|no-ams)/plate-\d+\.3mf|previews/((ams|no-ams)/)?[A-Za-z0-9_.-]+\.png"
-    r"|gcode/plate-\d+\.gcode|(ams|no-ams)-all-plates\.3mf|bom\.csv|sliced\.csv)",
+    r"|gcode/plate-\d+\.gcode|(ams|no-ams)-all-plates(-\d+)?\.3mf|bom\.csv|sliced\.csv)",
 )
 
 

@@ -128,10 +128,12 @@ def plastic_html(cad: Mapping[str, Any], folder: Path) -> str:
              "&gt; Open. Each opens as a project, with every filament in its colour")
     prusa = ("<strong>PrusaSlicer</strong> (2.8 or later): drag a plate onto the window or File &gt; Import; "
              "when it asks, load it as a project, so the colour changes come with it")
-    together = [f"models/{p.name}" for p in sorted(folder.glob("*-all-plates.3mf"))]
+    together = [f"models/{p.name}"
+                for p in sorted(folder.glob("*-all-plates*.3mf"), key=lambda p: (len(p.name), p.name))]
     if together:
         items.append("Or open every plate at once: " + " or ".join(f'<a href="{esc(n)}">{esc(n)}</a>' for n in together)
-                     + " holds all the plates of its profile as one Bambu Studio / OrcaSlicer project, each plate "
+                     + " holds all the plates of its profile as one Bambu Studio / OrcaSlicer project (or, where "
+                     "their filaments come to more than 16, the plates in turn over several), each plate "
                      "with its picture and colour changes; its filament list is the kit's, and each plate uses "
                      "only its own (at most the AMS's slots), which the slicer maps to slots when it prints.")
     if layout == "bambu":

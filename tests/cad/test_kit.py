@@ -50,20 +50,35 @@ def test_each_profile_has_one_project_with_every_plate_and_its_picture(made: kit
     from PIL import Image
 
     for profile, count in (("ams", made.ams_plates), ("no-ams", made.no_ams_plates)):
-        data = made.files[kit.all_plates(profile)]
-        with zipfile.ZipFile(io.BytesIO(data)) as z:
-            settings = ET.fromstring(z.read("Metadata/model_settings.config"))
-            plates = settings.findall("plate")
-            assert len(plates) == count
-            objects = sum(len(p.findall("model_instance")) for p in plates)
-            per_plate = 0
-            for n in range(1, count + 1):
-                with zipfile.ZipFile(io.BytesIO(made.files[f"{profile}/plate-{n:02d}.3mf"])) as one:
-                    plate = ET.fromstring(one.read("Metadata/model_settings.config")).find("plate")
-                per_plate += len(plate.findall("model_instance"))
-            assert objects == per_plate
-            with Image.open(io.BytesIO(z.read(f"Metadata/plate_{count}.png"))) as picture:
-                assert picture.size == (kit.THUMBNAIL, kit.THUMBNAIL)
+        first = 1
+        for name in kit.all_plates_files(made, profile):  # one project, or several of at most 16 filaments
+            with zipfile.ZipFile(io.BytesIO(made.files[name])) as z:
+                settings = ET.fromstring(z.read("Metadata/model_settings.config"))
+                plates = settings.findall("plate")
+                config = z.read("Metadata/project_settings.config").decode()
+                assert len(re.search(r'"filament_colour": \[([^]]*)\]', config)[1].split(",")) <= kit.PROJECT_FILAMENTS
+                objects = sum(len(p.findall("model_instance")) for p in plates)
+                per_plate = 0
+                for n in range(first, first + len(plates)):
+                    with zipfile.ZipFile(io.BytesIO(made.files[f"{profile}/plate-{n:02d}.3mf"])) as one:
+                        plate = ET.fromstring(one.read("Metadata/model_settings.config")).find("plate")
+                    per_plate += len(plate.findall("model_instance"))
+                assert objects == per_plate
+                with Image.open(io.BytesIO(z.read(f"Metadata/plate_{len(plates)}.png"))) as picture:
+                    assert picture.size == (kit.THUMBNAIL, kit.THUMBNAIL)
+            first += len(plates)
+        assert first == count + 1, "every plate in one of the projects, in order"
+
+
+def test_the_plates_are_split_over_projects_of_at_most_sixteen_filaments() -> None:
+    def plate(*colours: str) -> threemf.Project:
+        return threemf.Project("p", (), tuple(threemf.Filament(c, f"#{c}") for c in colours))
+
+    few = [plate("000001", "000002"), plate("000002", "000003")]
+    assert kit.within_filaments(few) == [[0, 1]]
+    many = [plate(*(f"{i:06d}" for i in range(k, k + 6))) for k in range(0, 30, 6)]  # 6 new filaments a plate
+    assert kit.within_filaments(many) == [[0, 1], [2, 3], [4]]
+    assert kit.all_plates("ams") == "ams-all-plates.3mf" and kit.all_plates("ams", 2) == "ams-all-plates-2.3mf"
 
 
 @pytest.mark.slow
