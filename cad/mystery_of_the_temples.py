@@ -2,14 +2,16 @@
 the supply.
 
 A board is a plate with a pocket for a crystal at every slot (``SPACING`` mm between slot
-positions one unit apart, each pocket the crystal's width plus ``clearance``), a groove along
+positions one unit apart, each pocket the crystal's width plus ``clearance``, at least
+``POCKET_CLEARANCE``), a groove along
 every line from pocket to pocket, and, under the slots, the side's ability (in the label
 font's capitals; other characters dropped) and its name (``1A``), cut in. AMS inlays the
 grooves and the words in ink; NO-AMS prints the plate in one filament and changes colour at
 the grooves' floor, so lines and words show in the second filament.
 
-A crystal is a hexagonal gem standing on its base; the kit holds the supply's counts of each
-colour (24 colourless, 8 red, ...), one colour a plate in NO-AMS.
+A crystal is a hexagonal gem standing on its base, the base's edges chamfered (``FOOT``);
+the kit holds the supply's counts of each colour (24 colourless, 8 red, ...), one colour a
+plate.
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ POCKET = 1.6     #: a pocket's depth
 GROOVE = 2.4     #: a line's width
 CRYSTAL = 10.0   #: a crystal's width across its corners
 CRYSTAL_H = 12.0  #: a crystal's height
+POCKET_CLEARANCE = 0.3  #: the least room between a crystal's corners and its pocket's wall
+FOOT = 0.4       #: the chamfer on a crystal's base edges
 LABEL = 6.0      #: the side name's height
 ABILITY = 3.6    #: the ability's letters' height
 BOARD = "#D9CFBC"
@@ -87,7 +91,7 @@ def board_parts(side: Side, ph: Physical) -> list[tuple[str, cq.Shape, bool]]:
         return MARGIN + (x - min(xs)) * SPACING, depth - MARGIN - (y - min(ys)) * SPACING  # the drawing's top is north
 
     plate = cq.Solid.makeBox(width, depth, PLATE)
-    radius = CRYSTAL / 2 + ph.clearance
+    radius = CRYSTAL / 2 + max(ph.clearance, POCKET_CLEARANCE)
     pockets = [cq.Solid.makeCylinder(radius, POCKET + 1, cq.Vector(*at(i), PLATE - POCKET))
                for i in range(side.grid.slots)]
     grooves = []
@@ -141,7 +145,7 @@ def pieces(deck: Deck, ph: Physical, players: int, progress: Callable[[str], Non
         progress(f"grid {side.name}")
         out.append(kit.Piece(slug("grid", side.name, lower=True), f"crystal grid {side.name}", solids, 1,
                              change_at=PLATE - ph.deboss_depth, group="boards"))
-    crystal = mesh(gem(CRYSTAL, CRYSTAL_H))
+    crystal = mesh(gem(CRYSTAL, CRYSTAL_H, FOOT))
     for colour in box.colours:
         progress(f"crystals {colour.name}")
         out.append(kit.Piece(slug("crystal", colour.name), f"crystal ({colour.name})",

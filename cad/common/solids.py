@@ -73,10 +73,14 @@ def lead_in(shape: cq.Shape, z: float, region: tuple[float, float, float, float]
     return val(cq.Workplane().add(shape).newObject(edges).chamfer(size))
 
 
-def gem(width: float, height: float) -> cq.Shape:
+def gem(width: float, height: float, foot: float = 0.0) -> cq.Shape:
     """A hexagonal crystal ``width`` across its corners, standing on its base with a
-    pointed top, its base's bounding box from the origin."""
+    pointed top, its base's bounding box from the origin; ``foot``: its base's edges
+    chamfered that much (so the first layers' squash, the elephant's foot, stays within its
+    outline and it drops into a pocket)."""
     work = cq.Workplane().polygon(6, width).extrude(height).faces(">Z").edges().chamfer(width * 0.3)
+    if foot > 0:
+        work = work.faces("<Z").edges().chamfer(foot)
     return val(work).translate(cq.Vector(width / 2, width / 2, 0))
 
 

@@ -31,9 +31,22 @@ def test_a_board_is_watertight_with_a_pocket_per_slot_and_its_lines_inlaid() -> 
     lines, inlay = parts["lines"]
     assert inlay and mesh(board).watertight() and mesh(lines).watertight()
     width, depth = mt.size(side)
-    pocket = 3.14159 * (mt.CRYSTAL / 2 + PH.clearance) ** 2 * mt.POCKET
+    pocket = 3.14159 * (mt.CRYSTAL / 2 + max(PH.clearance, mt.POCKET_CLEARANCE)) ** 2 * mt.POCKET
     assert board.Volume() < width * depth * mt.PLATE - side.grid.slots * pocket * 0.99
     assert lines.Volume() > 0 and board.intersect(lines).Volume() < 1e-6  # the inlay fills the cuts, no more
-    crystal = gem(mt.CRYSTAL, mt.CRYSTAL_H)
+    crystal = gem(mt.CRYSTAL, mt.CRYSTAL_H, mt.FOOT)
     lo, hi = crystal.BoundingBox().xmin, crystal.BoundingBox().xmax
-    assert hi - lo < 2 * (mt.CRYSTAL / 2 + PH.clearance)  # a crystal fits its pocket
+    # a crystal fits its pocket with at least 0.3 mm at its corners (the pocket is cut
+    # max(clearance, POCKET_CLEARANCE) wider than the crystal's corners)
+    assert 2 * (mt.CRYSTAL / 2 + max(PH.clearance, mt.POCKET_CLEARANCE)) - (hi - lo) >= 2 * 0.3 - 1e-9
+
+
+def test_a_crystal_stands_on_a_chamfered_base() -> None:
+    """Its base edges are chamfered (the first layers' squash stays within its outline), so
+    the bottom layer is smaller than the one above the chamfer."""
+    from cad.common.solids import section
+
+    plain, footed = gem(mt.CRYSTAL, mt.CRYSTAL_H), gem(mt.CRYSTAL, mt.CRYSTAL_H, mt.FOOT)
+    assert section(footed, 0.05).Area() < section(plain, 0.05).Area() - 1.0
+    assert abs(section(footed, mt.FOOT + 0.2).Area() - section(plain, mt.FOOT + 0.2).Area()) < 1e-6
+    assert mesh(footed).watertight()
