@@ -9,8 +9,10 @@ clearance wide and a low wall on each side. AMS prints each wall's top band in i
 colour and the floor with the north wall and the walls below their bands in the north's (four
 filaments, one AMS unit, swapped only in the bands' layers); NO-AMS prints a board in one
 filament with the initial of each edge's colour cut into the wall's top, and a colour change
-at the cut's floor makes the letters show. A token is a disc with its value cut in (inlaid in
-ink by AMS); the crystal marker is a hexagonal crystal.
+at the cut's floor makes the letters show. A token has its value cut in (inlaid in ink by
+AMS) and its kind's outline (``TOKEN_SHAPES``: level round, structure a hexagon, prophecy a
+rounded square), so the kinds differ in shape as well as colour; the crystal marker is a
+hexagonal crystal.
 
 NO-AMS plates hold one colour each (``group``): the pieces of a colour print together.
 """
@@ -134,9 +136,29 @@ def board_parts(edges: tuple[str, str, str, str], ph: Physical,
     return out
 
 
-def token_parts(value: int, ph: Physical) -> list[tuple[str, cq.Shape, bool]]:
-    """A token: the disc with its value cut in, and the value as an inlay."""
-    disc = cq.Solid.makeCylinder(TOKEN / 2, TOKEN_T, cq.Vector(TOKEN / 2, TOKEN / 2, 0))
+#: Each kind of token's outline, so that the kinds differ in the hand and on a one-colour
+#: plate, not only in colour: a level token is round, a structure token a hexagon, a
+#: prophecy token a square with rounded corners.
+TOKEN_SHAPES = {"level": "round", "structure": "hexagon", "prophecy": "square"}
+
+
+def token_blank(kind: str) -> cq.Shape:
+    """A token of ``kind`` without its value: ``TOKEN`` mm across, ``TOKEN_T`` thick, its
+    bounding box from the origin."""
+    shape = TOKEN_SHAPES.get(kind, "round")
+    centre = cq.Workplane().center(TOKEN / 2, TOKEN / 2)
+    if shape == "hexagon":
+        return val(centre.polygon(6, TOKEN * 1.08).extrude(TOKEN_T))
+    if shape == "square":
+        side = TOKEN * 0.92
+        return val(centre.rect(side, side).extrude(TOKEN_T).edges("|Z").fillet(2.5))
+    return cq.Solid.makeCylinder(TOKEN / 2, TOKEN_T, cq.Vector(TOKEN / 2, TOKEN / 2, 0))
+
+
+def token_parts(value: int, ph: Physical, kind: str = "level") -> list[tuple[str, cq.Shape, bool]]:
+    """A token of ``kind`` (its outline: ``TOKEN_SHAPES``) with its value cut in, and the
+    value as an inlay."""
+    disc = token_blank(kind)
     text = str(value)
     size = 8.0
     stroke = max(ph.min_stroke, 1.0)
@@ -195,13 +217,11 @@ def pieces(deck: Deck, ph: Physical, players: int, progress: Callable[[str], Non
                              change_at=FLOOR + RIM - ph.deboss_depth, group="boards"))
     progress("tokens")
     prophecy = tuple(p.value for p in deck.prophecies for _ in range(p.count))
-    tokens: dict[int, list[tuple[str, Mesh, bool]]] = {}  # one token a value, whatever its kind
     for k, values in (("level", pool.level_tokens), ("structure", pool.structure_tokens), ("prophecy", prophecy)):
         for value, count in sorted({v: list(values).count(v) for v in values}.items()):
-            if value not in tokens:
-                tokens[value] = [(key, mesh(shape), inlay) for key, shape, inlay in token_parts(value, ph)]
+            parts = [(key, mesh(shape), inlay) for key, shape, inlay in token_parts(value, ph, k)]
             solids = tuple(kit.Solid(f"{k} {value} {key}", made, "ink" if inlay else f"token-{k}", inlay)
-                           for key, made, inlay in tokens[value])
+                           for key, made, inlay in parts)
             out.append(kit.Piece(f"token-{k}-{value}", f"{k} token {value}", solids, count,
                                  change_at=TOKEN_T - ph.deboss_depth, group="tokens"))
     progress("crystal")

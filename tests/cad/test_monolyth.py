@@ -39,3 +39,16 @@ def test_an_ams_board_plate_swaps_only_in_its_bands_layers() -> None:
     layers = round(cm.cap_height(PH) / PH.layer_height)
     assert all(b == {1} for b in bands[:-layers]) and all(b == {1, 2, 3, 4} for b in bands[-layers:])
     assert kit.swaps(bands) == 3 * layers  # three swaps a band layer, none below (was three a layer all up)
+
+
+def test_tokens_of_each_kind_have_their_own_outline_with_the_value_inside() -> None:
+    """Level, structure and prophecy tokens differ in shape, not only in colour: a NO-AMS
+    plate prints them all in one filament."""
+    outlines = {}
+    for kind in ("level", "structure", "prophecy"):
+        body, ink = [shape for _, shape, _ in cm.token_parts(7, PH, kind)]
+        assert mesh(body).watertight() and ink.Volume() > 0 and body.intersect(ink).Volume() < 1e-6
+        box, inner = body.BoundingBox(), ink.BoundingBox()
+        assert box.xmin < inner.xmin and inner.xmax < box.xmax and box.ymin < inner.ymin and inner.ymax < box.ymax
+        outlines[kind] = (round(body.Volume() + ink.Volume(), 1), len(body.Faces()))
+    assert len(set(outlines.values())) == 3, outlines
