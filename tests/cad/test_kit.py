@@ -36,7 +36,8 @@ def test_the_kit_has_an_stl_per_distinct_part_and_plates_in_both_profiles(made: 
     ams = sorted(n for n in made.files if n.startswith("ams/"))
     no_ams = sorted(n for n in made.files if n.startswith("no-ams/"))
     assert len(ams) == made.ams_plates >= 1 and len(no_ams) == made.no_ams_plates >= 8
-    assert made.ams_plates < made.no_ams_plates, "an AMS plate mixes four colours; NO-AMS splits them"
+    # both profiles print loose parts one colour a plate (no swaps); AMS never needs more plates than NO-AMS
+    assert made.ams_plates <= made.no_ams_plates
     assert len([n for n in made.files if n.startswith("previews/ams/plate-")]) == made.ams_plates
     assert len([n for n in made.files if n.startswith("previews/no-ams/plate-")]) == made.no_ams_plates
     assert any(n.startswith("previews/card-") for n in made.files)
