@@ -46,6 +46,10 @@ POCKET_CLEARANCE = 0.3  #: the least room between a crystal's corners and its po
 FOOT = 0.4       #: the chamfer on a crystal's base edges
 LABEL = 6.0      #: the side name's height
 ABILITY = 3.6    #: the ability's letters' height
+ABILITY_STROKE = 0.8  #: the ability's strokes: two nozzle widths
+#: between two letters' strokes: a stroke and two nozzle widths, so the ridge left between
+#: the cuts is 0.8 mm (the font's own spacing left 0.4 mm, which a 0.4 mm nozzle cannot draw)
+ABILITY_SPACE = ABILITY_STROKE + 0.8
 BOARD = "#D9CFBC"
 
 SINGLE = (threemf.Filament("first filament: the board, or the plate's crystal colour", "#8C7B5B"),
@@ -69,7 +73,7 @@ def ability_lines(side: Side) -> list[list[str]]:
 
 
 def _width(words: list[str]) -> float:
-    return sum(strokes.width(w, ABILITY) for w in words) + ABILITY * (len(words) - 1)
+    return sum(strokes.width(w, ABILITY, ABILITY_SPACE) for w in words) + ABILITY * (len(words) - 1)
 
 
 def size(side: Side) -> tuple[float, float]:
@@ -108,8 +112,8 @@ def board_parts(side: Side, ph: Physical) -> list[tuple[str, cq.Shape, bool]]:
     for line in ability_lines(side):  # the ability in relief, under the slots, first line on top
         x = 2.0
         for word in line:
-            loops += strokes.strokes(word, x, y, ABILITY, max(ph.min_stroke, ABILITY * 0.16))
-            x += strokes.width(word, ABILITY) + ABILITY
+            loops += strokes.strokes(word, x, y, ABILITY, max(ph.min_stroke, ABILITY_STROKE), ABILITY_SPACE)
+            x += strokes.width(word, ABILITY, ABILITY_SPACE) + ABILITY
         y -= ABILITY + 2.2
     cut = relief([face([loop]) for loop in grooves + loops], ph.deboss_depth, PLATE - ph.deboss_depth)
     holes = fuse(pockets)

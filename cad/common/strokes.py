@@ -69,20 +69,25 @@ def check(text: str, field: str = "label") -> str:
     return upper
 
 
-def width(text: str, height: float) -> float:
-    """The width in mm of ``text`` set ``height`` mm tall (stroke centres)."""
+def width(text: str, height: float, space: float | None = None) -> float:
+    """The width in mm of ``text`` set ``height`` mm tall (stroke centres), its glyphs
+    ``space`` mm apart (stroke centre to stroke centre; the font's own by default)."""
     unit = height / HEIGHT
-    return unit * (len(text) * WIDTH + max(0, len(text) - 1) * SPACE)
+    gap = SPACE * unit if space is None else space
+    return unit * len(text) * WIDTH + max(0, len(text) - 1) * gap
 
 
-def strokes(text: str, x: float, y: float, height: float, stroke: float) -> list[list[Point]]:
+def strokes(text: str, x: float, y: float, height: float, stroke: float,
+            space: float | None = None) -> list[list[Point]]:
     """Rectangles (as closed point loops, anticlockwise) along every stroke of ``text`` with
     its lower-left stroke centre at (x, y); the outline reaches half a stroke beyond the
-    centre lines all round."""
+    centre lines all round. ``space``: mm between glyphs' stroke centres (the font's own by
+    default: a cut's ridge between two letters is ``space - stroke`` wide)."""
     unit = height / HEIGHT
+    gap = SPACE * unit if space is None else space
     out = []
     for i, ch in enumerate(check(text)):
-        ox = x + i * (WIDTH + SPACE) * unit
+        ox = x + i * (WIDTH * unit + gap)
         for line in GLYPHS[ch]:
             for (x0, y0), (x1, y1) in zip(line, line[1:]):
                 out.append(_bar(ox + x0 * unit, y + y0 * unit, ox + x1 * unit, y + y1 * unit, stroke))

@@ -19,9 +19,21 @@ def test_the_ability_is_cut_in_capitals_wrapped_to_the_board() -> None:
         "GAIN ONE MORE COLOURLESS WHENEVER YOU GAIN COLOURLESS. ANY COLOUR COSTS 3 CRYSTALS.")
     width, depth = mt.size(side)
     for line in lines:
-        assert sum(strokes.width(w, mt.ABILITY) for w in line) + mt.ABILITY * (len(line) - 1) <= width - 4
+        assert sum(strokes.width(w, mt.ABILITY, mt.ABILITY_SPACE) for w in line) + mt.ABILITY * (len(line) - 1) \
+            <= width - 4
     assert depth > 2 * mt.SPACING + 2 * mt.MARGIN + len(lines) * mt.ABILITY  # room under the slots for the words
     assert all(ch in strokes.GLYPHS for line in mt.ability_lines(DEFAULT.grids[2]) for w in line for ch in w)
+
+
+def test_the_ridges_between_the_abilitys_letters_are_two_nozzle_widths() -> None:
+    """NO-AMS shows the letters as cuts: what is left between two letters is printed in the
+    top filament and must be at least two nozzle widths (0.8 mm) to print at all."""
+    loops = strokes.strokes("AB", 0, 0, mt.ABILITY, mt.ABILITY_STROKE, mt.ABILITY_SPACE)
+    first = strokes.strokes("A", 0, 0, mt.ABILITY, mt.ABILITY_STROKE)
+    second = [loop for loop in loops if loop not in first]
+    ridge = min(x for loop in second for x, _ in loop) - max(x for loop in first for x, _ in loop)
+    assert ridge >= 2 * PH.nozzle - 1e-9  # the font's own spacing leaves 0.4 mm
+    assert strokes.width("AB", mt.ABILITY, mt.ABILITY_SPACE) > strokes.width("AB", mt.ABILITY)
 
 
 def test_a_board_is_watertight_with_a_pocket_per_slot_and_its_lines_inlaid() -> None:
