@@ -87,11 +87,12 @@ class Printer:
 
     def machine(self, nozzle: float = 0.4) -> Machine:
         """The printer as a 3MF project names it (``cad.common.threemf.Machine``)."""
+        from cad.common.slicing import prusa_settings
         from cad.common.threemf import Machine
 
         model, printer_preset, process, filament = self.bambu
         return Machine(self.width, self.depth, self.height, self.excluded, nozzle, model, printer_preset, process,
-                       filament)
+                       filament, tuple(prusa_settings(self, nozzle).items()))
 
 
 #: The X1's and P1's front-left corner, as Bambu Lab's printer presets exclude it.

@@ -217,16 +217,23 @@ def steady(text: str, made_by: str) -> str:
 PURGE_Y = -3.0
 
 
-def gcode_setup(printer: Printer, nozzle: float = 0.4) -> list[str]:
-    """The slicer options that make G-code ready to print on a Prusa ``printer`` with PLA
-    (``Printer.prusa`` names the model; other printers get none): Marlin 2 G-code with
-    relative extrusion, as Prusa's firmware takes it; a start that checks the printer model
-    and nozzle (the firmware asks before printing G-code meant for another), heats, homes,
-    levels the bed and purges a line in front of the bed; 215/60 degrees C; and an end that
-    cools, lifts and presents the plate. Colour changes stay ``M600``, which the firmware
-    turns into a filament change at that layer."""
+#: PLA's temperatures (nozzle, bed), in degrees C, for every printer.
+PLA = {"temperature": "215", "first_layer_temperature": "215", "bed_temperature": "60",
+       "first_layer_bed_temperature": "60"}
+
+
+def prusa_settings(printer: Printer, nozzle: float = 0.4) -> dict[str, str]:
+    """PrusaSlicer's settings for printing PLA on ``printer``, by their config keys: PLA's
+    temperatures for every printer; and for a Prusa printer (``Printer.prusa`` names the
+    model) Marlin 2 G-code with relative extrusion, as Prusa's firmware takes it, a start
+    that checks the printer model and nozzle (the firmware asks before printing G-code meant
+    for another), heats, homes, levels the bed and purges a line in front of the bed, and an
+    end that cools, lifts and presents the plate. Colour changes stay ``M600``, which the
+    firmware turns into a filament change at that layer. ``gcode_setup`` gives them to the
+    command line; a Prusa-layout project carries them (``threemf.prusa_project_config``), so
+    PrusaSlicer opens it with them rather than a default printer at 0 degrees."""
     if not printer.prusa:
-        return []
+        return dict(PLA)
     start = "\n".join([
         f'M862.3 P "{printer.prusa}" ; printer model check',
         f"M862.1 P{nozzle:g} ; nozzle diameter check",
@@ -255,10 +262,23 @@ def gcode_setup(printer: Printer, nozzle: float = 0.4) -> list[str]:
         f"G1 X10 Y{printer.depth:g} F3600 ; present the plate",
         "M84 ; motors off",
     ])
-    return ["--gcode-flavor", "marlin2", "--use-relative-e-distances",
-            "--temperature", "215", "--first-layer-temperature", "215",
-            "--bed-temperature", "60", "--first-layer-bed-temperature", "60",
-            "--retract-length", "0.8", "--layer-gcode", "G92 E0", "--start-gcode", start, "--end-gcode", end]
+    return {"gcode_flavor": "marlin2", "use_relative_e_distances": "1", **PLA, "retract_length": "0.8",
+            "layer_gcode": "G92 E0", "start_gcode": start, "end_gcode": end}
+
+
+def gcode_setup(printer: Printer, nozzle: float = 0.4) -> list[str]:
+    """The slicer's command-line options that make G-code ready to print on a Prusa
+    ``printer`` with PLA (``prusa_settings``; other printers get none)."""
+    if not printer.prusa:
+        return []
+    out: list[str] = []
+    for key, value in prusa_settings(printer, nozzle).items():
+        flag = "--" + key.replace("_", "-")
+        if key == "use_relative_e_distances":
+            out.append(flag)
+        else:
+            out += [flag, value]
+    return out
 
 
 def problems(plan: Planned, sliced: Sliced, name: str = "plate") -> list[str]:
