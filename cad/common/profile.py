@@ -110,8 +110,12 @@ PRINTERS = {p.name: p for p in (
             ("Bambu Lab A1 mini", "Bambu Lab A1 mini 0.4 nozzle", "0.20mm Standard @BBL A1M",
              "Bambu PLA Basic @BBL A1M")),
     Printer("prusa-mk4", "Prusa MK4", 250, 210, 220, prusa="MK4"),
+    Printer("prusa-mk4s", "Prusa MK4S", 250, 210, 220, prusa="MK4S"),
     Printer("prusa-mini", "Prusa MINI", 180, 180, 180, prusa="MINI"),
+    Printer("prusa-core-one", "Prusa CORE One", 250, 220, 270, prusa="COREONE"),
+    Printer("creality-k1", "Creality K1", 220, 220, 250),
     Printer("ender3", "Creality Ender-3", 220, 220, 250),
+    Printer("generic-220", "a generic 220 x 220 mm printer", 220, 220, 250),
 )}
 
 

@@ -42,8 +42,9 @@ def cad(deck_file: str | None, settings: str | None, slice_: bool, print_setting
     With --slice, PrusaSlicer slices every plate (0.2 mm layers, 15% infill, its generic
     printer) and the G-code is read back: each part must extrude from the extruder its file
     names and each NO-AMS colour change come before the first layer above its floor. For a
-    Prusa printer (--printer prusa-mk4, prusa-mini) the NO-AMS plates are sliced with its
-    start G-code (model and nozzle check, bed levelling, purge line), PLA at 215/60 C, and
+    Prusa printer (--printer prusa-mk4, prusa-mk4s, prusa-mini, prusa-core-one) the NO-AMS
+    plates are sliced with its start G-code (model and nozzle check, bed levelling, purge
+    line), PLA at 215/60 C, and
     written to gcode/plate-NN.gcode: copy one to the printer and it prints, stopping at each
     colour change (M600) for the next filament.
 

@@ -44,6 +44,7 @@ def test_the_settings_file_round_trips_and_bad_files_name_themselves(tmp_path: P
 
 def test_printers_have_their_beds() -> None:
     assert (printer("bambu-x1").width, printer("bambu-a1-mini").width, printer("prusa-mk4").depth) == (256, 180, 210)
-    assert set(PRINTERS) >= {"bambu-x1", "bambu-a1", "bambu-a1-mini", "prusa-mk4", "ender3"}
+    assert set(PRINTERS) >= {"bambu-x1", "bambu-p1", "bambu-a1", "bambu-a1-mini", "prusa-mk4", "prusa-mk4s",
+                             "prusa-mini", "prusa-core-one", "creality-k1", "ender3", "generic-220"}
     with pytest.raises(RequestError, match="^--printer: unknown printer 'mk3'"):
         printer("mk3", "--printer")
