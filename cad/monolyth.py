@@ -223,7 +223,7 @@ def pieces(deck: Deck, ph: Physical, players: int, progress: Callable[[str], Non
             solids = tuple(kit.Solid(f"{k} {value} {key}", made, "ink" if inlay else f"token-{k}", inlay)
                            for key, made, inlay in parts)
             out.append(kit.Piece(f"token-{k}-{value}", f"{k} token {value}", solids, count,
-                                 change_at=TOKEN_T - ph.deboss_depth, group="tokens"))
+                                 change_at=TOKEN_T - ph.deboss_depth, group="tokens", kind=f"{k} token"))
     progress("crystal")
     out.append(kit.Piece("crystal", "crystal marker", (kit.Solid("crystal", mesh(crystal()), "ink"),), 1,
                          group="crystal"))

@@ -148,7 +148,7 @@ def pieces(deck: Deck, ph: Physical, players: int, progress: Callable[[str], Non
     for side, solids in zip(box.grids, mapper(partial(_board_solids, ph), box.grids)):  # boards in the pool
         progress(f"grid {side.name}")
         out.append(kit.Piece(slug("grid", side.name, lower=True), f"crystal grid {side.name}", solids, 1,
-                             change_at=PLATE - ph.deboss_depth, group="boards"))
+                             change_at=PLATE - ph.deboss_depth, group="boards", kind="crystal grid"))
     crystal = mesh(gem(CRYSTAL, CRYSTAL_H, FOOT))
     for colour in box.colours:
         progress(f"crystals {colour.name}")

@@ -63,6 +63,7 @@ class Piece:
     change_at: float | None = None
     group: str = ""
     changes: tuple[threemf.ColourChange, ...] = ()
+    kind: str = ""  #: what it is, for a plate's name (``level token``); its title's first word by default
 
     @property
     def colour_changes(self) -> tuple[threemf.ColourChange, ...]:
@@ -498,16 +499,30 @@ def make(made: Sequence[Piece], filaments: Filaments, bed: tuple[float, float], 
     return Kit(files, counts.get("ams", 0), counts.get("no-ams", 0), sum(p.copies for p in made), bom)
 
 
+def contents(sheet: Sheet, pieces: Mapping[str, Piece]) -> str:
+    """What is on a plate, by the kind of part (its title's first word) and count, in the
+    plate's order: ``2 cards``, ``4 blocks, 1 pawn``, ``13 jewels``."""
+    counts: dict[str, int] = {}
+    for key, _, _ in sheet.placed:
+        piece = pieces[key]
+        kind = piece.kind or (piece.title.split()[0] if piece.title else key)
+        counts[kind] = counts.get(kind, 0) + 1
+    return ", ".join(plural(n, kind) for kind, n in counts.items())
+
+
 def plate_title(title: str, sheet: Sheet, pieces: Mapping[str, Piece], ams: bool, filaments: Filaments) -> str:
-    """A plate's name: the kit's title and the plate's number, and for a NO-AMS plate of one
-    filament, its colour (``Puzzle Temple: plate 12, red``)."""
+    """A plate's name: the kit's title, the plate's number and what is on it, and for a plate
+    of one filament (of its own colour), its colour (``<title>: plate 12, 13 jewels, ruby
+    red``)."""
     from generators.common.palette import colour_name
 
-    name = f"{title}: plate {sheet.number}"
-    if not ams:
+    name = f"{title}: plate {sheet.number}, {contents(sheet, pieces)}"
+    if ams:
+        loads = tuple(filaments.ams[n - 1] for n in sheet.filaments)
+    else:
         loads = plate_filaments(sheet, pieces, filaments)
-        if len(loads) == 1 and loads[0] not in filaments.single:
-            name += f", {colour_name(loads[0].colour)}"
+    if len(loads) == 1 and loads[0] not in filaments.single:
+        name += f", {colour_name(loads[0].colour)}"
     return name
 
 

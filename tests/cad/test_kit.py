@@ -282,11 +282,15 @@ def test_a_no_ams_plate_of_one_colour_pieces_is_that_colour_in_every_file() -> N
     projects = [kit.project(s, pieces, kit.plate_title("Kit", s, pieces, False, filaments), False, filaments)
                 for s in sheets]
     assert [p.filaments for p in projects] == loads and projects[0].colour_changes == ()
-    assert [p.title for p in projects] == ["Kit: plate 1, vermilion", "Kit: plate 2, blue", "Kit: plate 3"]
+    assert [p.title for p in projects] == ["Kit: plate 1, 3 blocks, vermilion", "Kit: plate 2, 2 blocks, blue",
+                                           "Kit: plate 3, 1 card"]
     rows = kit.bill(sheets, pieces, 1.24, False, filaments)
     assert [(r.plate, r.filament, r.colour) for r in rows] == [
         (1, "vermilion: block r", "#D55E00"), (2, "blue: block b", "#0072B2"),
         (3, "first filament: the floor of every mark", "#1A1A1A"), (3, "second filament: the tops", "#E8E0CC")]
+    ams = kit.arrange(list(pieces.values()), 256, 256, 5.0, single=False, slots=4, number=filaments.number)
+    assert sorted(kit.plate_title("Kit", s, pieces, True, filaments).split(", ", 1)[1] for s in ams) == [
+        "1 card, sand", "2 blocks, blue", "3 blocks, vermilion"]
     (part,) = kit.preview_parts(red, red.solids[0], False, filaments)
     assert part[1] == "#D55E00"  # the picture shows the filament the plate loads
     assert {c for _, c in kit.preview_parts(card, card.solids[0], False, filaments)} == {"#1A1A1A", "#E8E0CC"}
