@@ -60,7 +60,7 @@ def _offset(value: Any, name: str) -> tuple[float, float]:
 OPTIONS = (
     Option("size", _size, "auto", "card size: auto (the game's own choice: the smallest preset that holds every "
            "card, or the game's usual size), `poker` 63.5 x 88.9, "
-           "`bridge` 57.15 x 88.9, `tarot` 70 x 120, `mini-euro` 44 x 68, `square` 70 x 70, `a6` 105 x 148, `a5` "
+           "`bridge` 57.15 x 88.9, `tarot` 69.85 x 120.65 (2.75 x 4.75 in), `mini-euro` 44 x 68, `square` 70 x 70, `a6` 105 x 148, `a5` "
            "148 x 210 (mm), `NAME-landscape`, or `WxH` in mm", metavar="auto|NAME|WxH"),
     Option("paper", parse_paper, "a4", "paper: `a4`, `letter`, `a3` or `tabloid`; the page is turned whichever way "
            "holds more cards", metavar="NAME", choices=tuple(PAPERS)),

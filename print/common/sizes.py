@@ -21,7 +21,7 @@ CARDS: dict[str, tuple[float, float]] = {
     "bridge": (57.15, 88.9),
     "poker": (63.5, 88.9),
     "square": (70.0, 70.0),
-    "tarot": (70.0, 120.0),
+    "tarot": (69.85, 120.65),  # 2.75 x 4.75 in, the tarot size print-on-demand services sell
     "a6": (105.0, 148.0),
     "a5": (148.0, 210.0),
 }

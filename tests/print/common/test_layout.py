@@ -255,7 +255,7 @@ def test_calibration_scales_sit_behind_the_crosses_with_the_offset() -> None:
 def test_card_sizes_parse_presets_turned_presets_and_millimetres() -> None:
     assert (parse_card_size("poker").width, parse_card_size("poker").height) == (63.5, 88.9)
     turned = parse_card_size("Tarot-landscape")
-    assert (turned.width, turned.height, turned.name) == (120.0, 70.0, "tarot-landscape")
+    assert (turned.width, turned.height, turned.name) == (120.65, 69.85, "tarot-landscape")
     assert (parse_card_size("63.5x88.9").width, parse_card_size("70X120").height) == (63.5, 120.0)
     for bad in ("huge", "0x50", "70x", "-3x40", "500x500", ""):
         with pytest.raises(RequestError, match="^--size: "):
