@@ -3,7 +3,8 @@
 A temple card shows its temple's colour and player count, the arch: the track's crystals
 along an arc from the left end over to the right end, each in its colour with its letter (C
 for colourless: any crystal), and each layer's points in a shield over its crystal; under
-the arch, how a layer is paid, and the layer's difficulty in small print. A grid card shows
+the arch, how a layer is paid (and, with ``--designer-marks``, each layer's expected actions
+in small print: a designer's figure, kept off the players' cards). A grid card shows
 its board and side, the slots (rings sized for a crystal) joined by lines, and the side's
 ability in words. Each is laid out as data first (``arch`` and ``grid_layout``), then drawn.
 
@@ -43,7 +44,8 @@ from print.common.sheets import CardRequest, calibration_pdf, card_request, draw
 from print.common.sizes import CARDS, CardSize
 
 TITLE = "Mystery of the Temples"
-USES = frozenset({"size", "paper", "duplex", "layout", "back_offset", "bleed", "safe", "margin", "out"})
+USES = frozenset({"size", "paper", "duplex", "layout", "back_offset", "bleed", "safe", "margin", "designer_marks",
+                  "out"})
 FILES = (("cards.pdf", "the temple cards: a temple's 2-3 player side on the front, its 4 player side on the back"),
          ("grids.pdf", "the crystal grids: a board's side A on the front, side B on the back"),
          ("table.pdf", "the wilderness, rune and objective cards"),
@@ -128,7 +130,7 @@ def crystal(pen: Pen, x: float, y: float, r: float, rgb: str, letter: str) -> No
 
 
 def draw_temple(pen: Pen, slot: Slot, box: Box, temple: Temple, card: Card | None, reading: str,
-                lay: Arch | None) -> None:
+                lay: Arch | None, designer: bool = False) -> None:
     t = slot.trim
     ox, oy = t.x, t.y
     inner = slot.safe.inset(FRAME_INSET)
@@ -159,7 +161,7 @@ def draw_temple(pen: Pen, slot: Slot, box: Box, temple: Temple, card: Card | Non
     for part in wrap(words, MIN_TEXT, inner.w, lines=4):
         pen.text(inner.x, y, part, MIN_TEXT, colour=INK)
         y -= 2.9
-    if card is not None and card.priced is not None:
+    if designer and card is not None and card.priced is not None:  # a designer's figure: off the player's card
         shown = "  ".join(f"{layer.position}: {p.actions:.1f}" for layer, p in zip(temple.layers, card.priced))
         pen.text(inner.x, inner.y + 6.5, "expected actions by layer", MIN_TEXT, colour="#8C7B5B")
         pen.text(inner.x, inner.y + 3.3, shown, MIN_TEXT, colour="#8C7B5B")
@@ -474,7 +476,7 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
             return draw_plain_back
         assert isinstance(card, Card)
         return lambda pen, slot: draw_temple(pen, slot, box, card.temple, card, deck.reading,
-                                             arches.get(len(card.temple.track)))
+                                             arches.get(len(card.temple.track)), request.designer_marks)
 
     ids = [" / ".join(str(c.id) for c in pair if isinstance(c, Card)) for pair in temples]
     meta = f"{len(deck.cards)} temple sides, {size.name} {size.width:g} x {size.height:g} mm"

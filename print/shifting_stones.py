@@ -33,7 +33,7 @@ from print.common.sizes import CARDS, CardSize, Paper
 
 TITLE = "Shifting Stones"
 USES = frozenset({"size", "paper", "duplex", "layout", "back_offset", "bleed", "safe", "margin", "players",
-                  "out"})
+                  "designer_marks", "out"})
 #: The files ``make`` may write, with what each holds.
 FILES = (("cards.pdf", "the pattern cards and reference cards to print and cut"),
          ("stones.pdf", "the stones on paper, double-sided"), ("calibration.pdf", "the duplex calibration sheet"))
@@ -130,7 +130,7 @@ def draw_any(pen: Pen, box: Box) -> None:
 
 
 def draw_front(pen: Pen, slot: Slot, card: Card, lay: CardLayout, tiles: TileSet, marks: Sequence[Symbol],
-               letters: Sequence[str]) -> None:
+               letters: Sequence[str], designer: bool = False) -> None:
     t = slot.trim
     ox, oy = t.x, t.y
     pen.rect(slot.bleed, fill=BACKGROUND)
@@ -151,7 +151,7 @@ def draw_front(pen: Pen, slot: Slot, card: Card, lay: CardLayout, tiles: TileSet
     whole = card.pattern.height == SIDE and card.pattern.width == SIDE
     caption = "fills the whole grid" if whole else "anywhere in the grid, never turned"
     pen.text(ox + lay.caption_at[0], oy + lay.caption_at[1], caption, MIN_TEXT, anchor="middle", colour="#5A5242")
-    if card.difficulty is not None:
+    if designer and card.difficulty is not None:
         pen.text(ox + lay.note_at[0], oy + lay.note_at[1], f"difficulty {card.difficulty:.2f}", MIN_TEXT,
                  anchor="middle", colour="#8A7E66")
 
@@ -242,6 +242,7 @@ class Request:
     safe: float = 3.0
     margin: float | None = None  #: None: the layout's own
     layout: str = "sheets"
+    designer_marks: bool = False  #: each card's difficulty printed on it (``--designer-marks``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,7 +280,8 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
 
     def front(pen: Pen, slot: Slot) -> None:
         if slot.card < len(deck.cards):
-            draw_front(pen, slot, deck.cards[slot.card], lays[slot.card], tiles, marks, letters)
+            draw_front(pen, slot, deck.cards[slot.card], lays[slot.card], tiles, marks, letters,
+                       request.designer_marks)
         else:
             draw_reference(pen, slot, tiles, marks, letters)
 
@@ -316,7 +318,7 @@ def deck_title(deck: Deck, path: str | Path) -> str:
 def request(values: Mapping[str, object]) -> Request:
     return Request(values["size"], values["paper"], values["duplex"], values["back_offset"],  # type: ignore[arg-type]
                    values["bleed"], values["players"], values["safe"], values["margin"],  # type: ignore[arg-type]
-                   str(values.get("layout", "sheets")))
+                   str(values.get("layout", "sheets")), bool(values.get("designer_marks", False)))
 
 
 def summary(printed: Printed) -> list[str]:

@@ -9,7 +9,7 @@ from typing import Any
 
 from generators.common import parse
 from generators.common.errors import RequestError
-from generators.common.options import Option
+from generators.common.options import Option, switch
 from print.common.layout import DUPLEX, LAYOUTS, MARGINS, MAX_BLEED, MAX_OFFSET
 from print.common.sizes import PAPERS, CardSize, parse_card_size, parse_paper
 
@@ -60,8 +60,8 @@ def _offset(value: Any, name: str) -> tuple[float, float]:
 OPTIONS = (
     Option("size", _size, "auto", "card size: auto (the game's own choice: the smallest preset that holds every "
            "card, or the game's usual size), `poker` 63.5 x 88.9, "
-           "`bridge` 57.15 x 88.9, `tarot` 69.85 x 120.65 (2.75 x 4.75 in), `mini-euro` 44 x 68, `square` 70 x 70, `a6` 105 x 148, `a5` "
-           "148 x 210 (mm), `NAME-landscape`, or `WxH` in mm", metavar="auto|NAME|WxH"),
+           "`bridge` 57.15 x 88.9, `tarot` 69.85 x 120.65 (2.75 x 4.75 in), `mini-euro` 44 x 68, `square` 70 x 70, "
+           "`a6` 105 x 148, `a5` 148 x 210 (mm), `NAME-landscape`, or `WxH` in mm", metavar="auto|NAME|WxH"),
     Option("paper", parse_paper, "a4", "paper: `a4`, `letter`, `a3` or `tabloid`; the page is turned whichever way "
            "holds more cards", metavar="NAME", choices=tuple(PAPERS)),
     Option("duplex", _duplex, "none", "card backs: none; `long` or `short` for duplex printing flipped on that edge "
@@ -94,6 +94,9 @@ OPTIONS = (
     Option("players", lambda v, n: parse.parse_int(v, n, low=0, high=MAX_PLAYERS), 4,
            f"players: a game prints a set of paper pieces or a reference card for each (0-{MAX_PLAYERS}; 0: "
            f"none)", metavar="N"),
+    switch("designer_marks", False, "print the designer's figures on the player cards (a pattern's difficulty, a "
+           "temple's expected actions by layer), for a playtest copy; without it they stay on the answer key and in "
+           "the report"),
     Option("out", lambda v, n: str(v), OUT, "output folder", metavar="DIR", default_text="output/GAME/",
            path=True, recorded=False),
 )

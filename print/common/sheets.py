@@ -264,6 +264,7 @@ class CardRequest:
     safe: float = 3.0
     margin: float | None = None
     layout: str = "sheets"
+    designer_marks: bool = False  #: the designer's figures on the player cards (``--designer-marks``)
 
     def settings(self, size: CardSize) -> Settings:
         return Settings(self.paper, size, self.bleed, self.safe, self.margin, self.duplex, self.back_offset,
@@ -274,5 +275,5 @@ def card_request(values: Mapping[str, object]) -> CardRequest:
     """The request from the parsed print options (``print.common.options``)."""
     return CardRequest(values["size"], values["paper"], values["duplex"], values["back_offset"],  # type: ignore[arg-type]
                        values["bleed"], values["safe"], values["margin"],  # type: ignore[arg-type]
-                       str(values.get("layout", "sheets")))
+                       str(values.get("layout", "sheets")), bool(values.get("designer_marks", False)))
 

@@ -33,3 +33,16 @@ def test_the_table_cards_and_tokens_hold_everything_the_rules_name() -> None:
                   "discard 3 crystals", "empty squares", "Resonance"):
         assert words in text, words
     assert any(line for line in mot.summary(printed) if line.startswith("tokens.pdf: 1 page, 88 tokens"))
+
+
+def test_a_temples_expected_actions_are_printed_only_for_a_designer() -> None:
+    from pathlib import Path
+
+    from generators import read_deck
+
+    _, deck = read_deck(Path(__file__).parents[1] / "data" / "mystery-of-the-temples-two-boards-seed-1.json")
+    assert any(c.priced is not None for c in deck.cards)
+    base = mot.Request("auto", parse_paper("a4"), "none", (0.0, 0.0), 3.0)
+    plain = " ".join(page_text(mot.make(deck, base, "t").files["cards.pdf"]))
+    marked = " ".join(page_text(mot.make(deck, replace(base, designer_marks=True), "t").files["cards.pdf"]))
+    assert "expected actions" not in plain and "expected actions by layer" in marked

@@ -112,3 +112,12 @@ def test_a_stone_is_printed_in_its_colour_where_the_layout_puts_it(printed: ss.P
             assert max(abs(a - b) for a, b in zip(got, want)) <= 24, (card.id, face, got, want)
             checked += 1
     assert checked >= 8
+
+
+def test_a_cards_difficulty_is_printed_only_for_a_designer(small_stones_deck: Deck) -> None:
+    """A player's card carries what play needs; the designer's figure (its difficulty) is on
+    it only with --designer-marks (a playtest copy)."""
+    assert any(c.difficulty is not None for c in small_stones_deck.cards)
+    plain = " ".join(page_text(ss.make(small_stones_deck, request(), "t").files["cards.pdf"]))
+    marked = " ".join(page_text(ss.make(small_stones_deck, request(designer_marks=True), "t").files["cards.pdf"]))
+    assert "difficulty" not in plain and "difficulty" in marked
