@@ -225,8 +225,8 @@ def draw_grid(pen: Pen, slot: Slot, side: Side, lay: GridLayout) -> None:
     inner = slot.safe.inset(FRAME_INSET)
     pen.rect(slot.bleed, fill=BACKGROUND)
     pen.rect(slot.safe, stroke=BORDER, width=0.5, radius=2.5)
-    pen.text(inner.x, inner.y1 - 1.0, "Crystal grid", 11, bold=True, colour=INK)
-    pen.text(inner.x1, inner.y1 - 1.0, f"board {side.board}, side {side.side}", 8, bold=True, anchor="end",
+    pen.text(inner.x, inner.y1 - 4.5, "Crystal grid", 11, bold=True, colour=INK)
+    pen.text(inner.x1, inner.y1 - 4.5, f"board {side.board}, side {side.side}", 8, bold=True, anchor="end",
              colour=INK)
 
     def at(i: int) -> tuple[float, float]:

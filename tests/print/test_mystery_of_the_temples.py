@@ -46,3 +46,31 @@ def test_a_temples_expected_actions_are_printed_only_for_a_designer() -> None:
     plain = " ".join(page_text(mot.make(deck, base, "t").files["cards.pdf"]))
     marked = " ".join(page_text(mot.make(deck, replace(base, designer_marks=True), "t").files["cards.pdf"]))
     assert "expected actions" not in plain and "expected actions by layer" in marked
+
+
+def test_every_letter_of_a_grid_card_lies_inside_its_safe_area() -> None:
+    """The grid cards' header sat on the frame line, 2.55 mm from the cut: every character
+    of every grid card now lies inside the card's safe area (as PDFium places it)."""
+    import pypdfium2 as pdfium
+
+    from print.common.sizes import MM
+
+    printed = mot.make(DECK, mot.Request("auto", parse_paper("a4"), "long", (0.0, 0.0), 3.0), "t")
+    doc = pdfium.PdfDocument(printed.files["grids.pdf"])
+    try:
+        for number in range(len(printed.grids.pages)):
+            text = doc[number].get_textpage()
+            safes = [slot.safe for slot in printed.grids.pages[number].fronts + printed.grids.pages[number].backs]
+            for i in range(text.count_chars()):
+                left, bottom, right, top = (v / MM for v in text.get_charbox(i))
+                if right - left <= 0:
+                    continue
+                cx, cy = (left + right) / 2, (bottom + top) / 2
+                card = [s for s in safes if s.x - 3 <= cx <= s.x1 + 3 and s.y - 3 <= cy <= s.y1 + 3]
+                if not card:
+                    continue  # the page's margin: its title, page number and ruler
+                (safe,) = card
+                assert safe.x - 0.2 <= left and right <= safe.x1 + 0.2 and safe.y - 0.2 <= bottom \
+                    and top <= safe.y1 + 0.2, f"page {number + 1}: {text.get_text_range(i, 1)!r} outside the safe area"
+    finally:
+        doc.close()
