@@ -450,6 +450,19 @@ NEEDS_BROWSER = pytest.mark.skipif(
     reason="needs Chromium and its driver (Debian: apt-get install chromium chromium-driver); .ci/run installs them")
 
 
+@contextlib.contextmanager
+def temples_open(browser: Any, tmp_path: Path) -> Iterator[tuple[Page, Path]]:
+    """The hand-written temples deck copied to ``tmp_path``, open in the studio, its first
+    card proved."""
+    deck = tmp_path / "temples.json"
+    shutil.copy(DATA / "mystery-of-the-temples-hand-written.json", deck)
+    page = Page(browser)
+    with serving(deck) as url:
+        browser.get(url)
+        page.verdict("proved")
+        yield page, deck
+
+
 def verified(deck: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "templeforge", "verify", str(deck)], capture_output=True, text=True,
                           timeout=300)
@@ -694,12 +707,7 @@ def test_a_designer_paints_a_structure_steps_through_its_build_and_saves_it(brow
 @NEEDS_BROWSER
 def test_a_designer_repaints_a_temple_track_sees_every_grid_side_pay_it_and_saves_it(browser: Any,
                                                                                       tmp_path: Path) -> None:
-    deck = tmp_path / "temples.json"
-    shutil.copy(DATA / "mystery-of-the-temples-hand-written.json", deck)
-    page = Page(browser)
-    with serving(deck) as url:
-        browser.get(url)
-        page.verdict("proved")
+    with temples_open(browser, tmp_path) as (page, deck):
         assert page.texts("#headline")[0].startswith("red temple, 2-3 players: 5 of 5 layers payable")
         page.click('#palette .paint[data-code="b"]')  # red
         page.click('#grid .cell[data-r="0"][data-c="0"]')
@@ -759,12 +767,7 @@ def test_a_crystal_grid_is_redrawn_checked_against_every_temple_and_saved(tmp_pa
 @NEEDS_BROWSER
 def test_a_designer_joins_two_slots_of_a_crystal_grid_sees_every_temple_paid_and_saves_it(browser: Any,
                                                                                          tmp_path: Path) -> None:
-    deck = tmp_path / "temples.json"
-    shutil.copy(DATA / "mystery-of-the-temples-hand-written.json", deck)
-    page = Page(browser)
-    with serving(deck) as url:
-        browser.get(url)
-        page.verdict("proved")
+    with temples_open(browser, tmp_path) as (page, deck):
         page.click('#parts button[data-card="grid 1B"]')
         page.verdict("proved")
         assert len(page.texts("#graph circle")) == 12
