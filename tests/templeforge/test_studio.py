@@ -451,15 +451,21 @@ NEEDS_BROWSER = pytest.mark.skipif(
 
 
 @contextlib.contextmanager
-def temples_open(browser: Any, tmp_path: Path) -> Iterator[tuple[Page, Path]]:
-    """The hand-written temples deck copied to ``tmp_path``, open in the studio, its first
-    card proved."""
-    deck = tmp_path / "temples.json"
-    shutil.copy(DATA / "mystery-of-the-temples-hand-written.json", deck)
+def opened(browser: Any, deck: Path) -> Iterator[Page]:
+    """The studio on ``deck``, open in the browser, its first card proved."""
     page = Page(browser)
     with serving(deck) as url:
         browser.get(url)
         page.verdict("proved")
+        yield page
+
+
+@contextlib.contextmanager
+def temples_open(browser: Any, tmp_path: Path) -> Iterator[tuple[Page, Path]]:
+    """The hand-written temples deck copied to ``tmp_path``, open in the studio."""
+    deck = tmp_path / "temples.json"
+    shutil.copy(DATA / "mystery-of-the-temples-hand-written.json", deck)
+    with opened(browser, deck) as page:
         yield page, deck
 
 
@@ -600,11 +606,7 @@ def built_from_the_page(browser: Any, page: Page, kit: Path, game: str) -> None:
 @NEEDS_BROWSER
 def test_a_designer_makes_a_12_card_pattern_deck_from_scratch_and_builds_its_kit(browser: Any,
                                                                                  tmp_path: Path) -> None:
-    deck = stones_deck(tmp_path)  # the folder holds another deck: the new one is made beside it
-    page = Page(browser)
-    with serving(deck) as url:
-        browser.get(url)
-        page.verdict("proved")
+    with opened(browser, stones_deck(tmp_path)) as page:  # the folder holds another deck: the new one goes beside it
         new_deck(browser, page, "Shifting Stones", "patterns.json")
         for n, window in enumerate(WINDOWS, start=1):
             if n > 1:
@@ -629,11 +631,7 @@ def test_a_designer_makes_a_12_card_pattern_deck_from_scratch_and_builds_its_kit
 @NEEDS_BROWSER
 def test_a_designer_makes_a_12_card_lock_deck_from_scratch_and_builds_its_kit(browser: Any, tmp_path: Path) -> None:
     cards = json.loads((DATA / "puzzle-temple-36-seed-1.json").read_text("utf-8"))["cards"][:12]
-    deck = stones_deck(tmp_path)
-    page = Page(browser)
-    with serving(deck) as url:
-        browser.get(url)
-        page.verdict("proved")
+    with opened(browser, stones_deck(tmp_path)) as page:
         new_deck(browser, page, "Puzzle Temple", "locks.json")
         for n, card in enumerate(cards, start=1):
             if n > 1:
