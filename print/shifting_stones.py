@@ -241,7 +241,7 @@ class Request:
     players: int
     safe: float = 3.0
     margin: float | None = None  #: None: the layout's own
-    layout: str = "sheets"
+    layout: str = "auto"
     designer_marks: bool = False  #: each card's difficulty printed on it (``--designer-marks``)
 
 
@@ -318,7 +318,7 @@ def deck_title(deck: Deck, path: str | Path) -> str:
 def request(values: Mapping[str, object]) -> Request:
     return Request(values["size"], values["paper"], values["duplex"], values["back_offset"],  # type: ignore[arg-type]
                    values["bleed"], values["players"], values["safe"], values["margin"],  # type: ignore[arg-type]
-                   str(values.get("layout", "sheets")), bool(values.get("designer_marks", False)))
+                   str(values.get("layout", "auto")), bool(values.get("designer_marks", False)))
 
 
 def summary(printed: Printed) -> list[str]:

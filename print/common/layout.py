@@ -47,7 +47,7 @@ from print.common.sizes import CardSize, Paper
 DUPLEX = ("none", "long", "short", "gutter")
 #: How cards go onto pages: sheets of cards with crop marks, or one card a page (each page
 #: the card and its bleed, for print-on-demand services).
-LAYOUTS = ("sheets", "tight", "cards")
+LAYOUTS = ("auto", "sheets", "tight", "cards")
 #: The margin a layout takes when none is given: the tight layout assumes a printer that
 #: prints to 3 mm from the edge, as most inkjets and many lasers do (Letter has 6.35 mm
 #: above and below 9 butted poker cards for the bleed and the crop marks).
@@ -230,8 +230,13 @@ class Settings:
     duplex: str = "none"
     back_offset: tuple[float, float] = (0.0, 0.0)
     layout: str = "sheets"
+    #: the layout was ``auto``: sheets, or tight for a gutter fold where it holds more a sheet
+    auto: bool = False
 
     def __post_init__(self) -> None:
+        if self.layout == "auto":
+            object.__setattr__(self, "layout", _auto_layout(self))
+            object.__setattr__(self, "auto", True)
         if self.margin is None:
             object.__setattr__(self, "margin", MARGINS.get(self.layout, MARGINS["sheets"]))
 
@@ -344,6 +349,27 @@ def _plans(s: Settings) -> list[_Plan]:
         out.append(_Plan(width, height, printable, info, top, _fit(top.w, slot_w, GAP),
                          _fit(top.h, slot_h, GAP), "horizontal", usable.cy))
     return out
+
+
+def per_sheet(s: Settings) -> int:
+    """The most cards a sheet holds in ``s``'s layout (0: none fits; the cards layout: 1)."""
+    if s.layout == "cards":
+        return 1
+    if s.problems():
+        return 0
+    return max(p.count for p in (_tight_plans(s) if s.layout == "tight" else _plans(s)))
+
+
+def _auto_layout(s: Settings) -> str:
+    """The ``auto`` layout: ``sheets``, but for a gutter fold (fronts and backs on one page)
+    ``tight`` where it holds more cards a sheet (butted cards leave room for the second
+    column a fold takes: four poker cards on A4 or Letter, where sheets holds two)."""
+    from dataclasses import replace
+
+    if s.duplex != "gutter":
+        return "sheets"
+    sheets, tight = (per_sheet(replace(s, layout=name)) for name in ("sheets", "tight"))
+    return "tight" if tight > sheets else "sheets"
 
 
 def _fit_tight(length: float, item: float) -> int:

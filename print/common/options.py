@@ -69,10 +69,12 @@ OPTIONS = (
            "fold along the dashed line, which keeps 5 mm or more from any card's bleed so a fold a little off "
            "shows none of the other side's colour; `fold` says the same)", metavar="|".join(DUPLEX),
            choices=(*DUPLEX, "fold")),
-    Option("layout", _layout, "sheets",
-           "`sheets`: cards on sheets of paper a little apart, each with its own bleed and crop marks, to print "
-           "at home; `tight`: cards butted edge to edge, sharing their cuts, bleed only on the outer edges and "
-           "every cut marked at both edges of the sheet (9 poker cards on A4 or Letter; the margin band runs up "
+    Option("layout", _layout, "auto",
+           "`auto`: `sheets`, but for a gutter fold `tight` where it holds more cards a sheet (four poker cards "
+           "on A4 or Letter, where sheets holds two); `sheets`: cards on sheets of paper a little apart, each with "
+           "its own bleed and crop marks, to print at home; `tight`: cards butted edge to edge, sharing their "
+           "cuts, bleed only on the outer edges and every cut marked at both edges of the sheet (9 poker cards on "
+           "A4 or Letter; the margin band runs up "
            "the side where the page has no room below); `cards`: one card a page, the page its bleed box and the "
            "card its trim box, backs (with --duplex) each on the page after its front, for print-on-demand "
            "services", metavar="|".join(LAYOUTS), choices=LAYOUTS),

@@ -245,8 +245,20 @@ def cards_line(imposition: Imposition, size: object, what: str = "") -> str:
     bleed = f"bleed {s.bleed:g} mm"
     if s.layout == "tight":
         bleed = f"butted with shared cuts, {bleed} on the outer edges, margin {s.page_margin:g} mm"
-    return (f"cards.pdf: {pages}, {size} cards{what}, {imposition.per_page} a page on {paper} "
+    line = (f"cards.pdf: {pages}, {size} cards{what}, {imposition.per_page} a page on {paper} "
             f"({imposition.columns} x {imposition.rows}), backs: {s.duplex}, {bleed}")
+    if s.duplex == "gutter" and s.layout in ("sheets", "tight"):
+        from dataclasses import replace
+
+        from print.common.layout import per_sheet
+
+        other = "tight" if s.layout == "sheets" else "sheets"
+        more = per_sheet(replace(s, layout=other, margin=None if s.auto else s.margin, auto=False))
+        if s.auto and s.layout == "tight":
+            line += f" (layout auto: tight, where sheets holds {more} a page)"
+        elif more > imposition.per_page:
+            line += f"; --layout {other} holds {more} a page"
+    return line
 
 
 CALIBRATION_LINE = "calibration.pdf: print it duplex once and read --back-offset off it"
@@ -263,7 +275,7 @@ class CardRequest:
     bleed: float
     safe: float = 3.0
     margin: float | None = None
-    layout: str = "sheets"
+    layout: str = "auto"
     designer_marks: bool = False  #: the designer's figures on the player cards (``--designer-marks``)
 
     def settings(self, size: CardSize) -> Settings:
@@ -275,5 +287,5 @@ def card_request(values: Mapping[str, object]) -> CardRequest:
     """The request from the parsed print options (``print.common.options``)."""
     return CardRequest(values["size"], values["paper"], values["duplex"], values["back_offset"],  # type: ignore[arg-type]
                        values["bleed"], values["safe"], values["margin"],  # type: ignore[arg-type]
-                       str(values.get("layout", "sheets")), bool(values.get("designer_marks", False)))
+                       str(values.get("layout", "auto")), bool(values.get("designer_marks", False)))
 

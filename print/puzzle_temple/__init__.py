@@ -112,7 +112,7 @@ class Request:
     players: int
     safe: float = 3.0
     margin: float | None = None  #: None: the layout's own
-    layout: str = "sheets"
+    layout: str = "auto"
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,7 +201,7 @@ def request(values: Mapping[str, object]) -> Request:
     """The request from the parsed print options (``print.common.options``)."""
     return Request(values["size"], values["paper"], values["duplex"], values["back_offset"],  # type: ignore[arg-type]
                    values["bleed"], values["pitch"], values["players"], values["safe"],  # type: ignore[arg-type]
-                   values["margin"], str(values.get("layout", "sheets")))  # type: ignore[arg-type]
+                   values["margin"], str(values.get("layout", "auto")))  # type: ignore[arg-type]
 
 
 def summary(printed: Printed) -> list[str]:

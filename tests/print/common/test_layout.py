@@ -349,3 +349,31 @@ def test_the_tight_layout_takes_the_margin_given_and_says_what_a_card_needs() ->
     # a card with room for a 3 mm mark beyond each edge, a 3 mm margin, and the 8 mm band below
     with pytest.raises(RequestError, match=r"one needs 262\.0 x 271\.0 mm of paper"):
         impose(1, Settings(parse_paper("a4"), CardSize("custom", 250, 250), layout="tight"))
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_a_gutter_fold_by_default_holds_four_poker_cards_a_sheet_its_fold_clear_of_every_bleed(paper: str) -> None:
+    """The default layout (auto) takes the tight layout for a gutter fold where it holds more:
+    four poker cards a sheet (sheets holds two), the fold at least 3 mm from any bleed; a
+    layout asked for is kept, and its summary line says which holds more."""
+    from dataclasses import replace
+
+    from print.common.sheets import cards_line
+
+    poker = CardSize("poker", *CARDS["poker"])
+    auto = Settings(parse_paper(paper), poker, duplex="gutter", layout="auto")
+    assert auto.layout == "tight" and auto.auto
+    imposition = impose(76, auto)
+    assert imposition.per_page == 4 and len(imposition.pages) == 19
+    for page in imposition.pages:
+        assert page.fold is not None
+        vertical = page.fold.x0 == page.fold.x1
+        for slot in page.fronts + page.backs:
+            b = slot.bleed
+            gap = min(abs(b.x - page.fold.x0), abs(b.x1 - page.fold.x0)) if vertical else \
+                min(abs(b.y - page.fold.y0), abs(b.y1 - page.fold.y0))
+            assert gap >= 3.0 - 1e-9
+    assert "(layout auto: tight, where sheets holds 2 a page)" in cards_line(imposition, poker)
+    sheets = impose(76, replace(auto, layout="sheets", margin=None, auto=False))
+    assert sheets.per_page == 2 and cards_line(sheets, poker).endswith("; --layout tight holds 4 a page")
+    assert Settings(parse_paper(paper), poker, duplex="long", layout="auto").layout == "sheets"
