@@ -31,7 +31,7 @@ from cad.common.profile import Physical
 from cad.common.solids import face, fuse, gem, mesh, relief, val
 from generators.common.palette import INK
 from generators.monolyth.deck import Deck
-from generators.monolyth.pool import SIDE, Pool
+from generators.monolyth.pool import SIDE, TOKEN_COLOURS, TOKEN_SHAPES, Pool
 from solver.heightmap import Kind
 from solver.names import slug
 
@@ -45,7 +45,6 @@ RIM = 4.0       #: a board wall's height above the floor
 TOKEN = 24.0    #: a token's diameter
 TOKEN_T = 3.0   #: a token's thickness
 CRYSTAL = 14.0  #: the crystal marker's width across its corners
-TOKEN_COLOURS = {"level": "#DCE3EA", "structure": "#E69F00", "prophecy": "#56B4E9"}
 
 SINGLE = (threemf.Filament("first filament: the body", "#2E3A46"),
           threemf.Filament("second filament: above the letters' floor", "#DCE3EA"))
@@ -134,12 +133,6 @@ def board_parts(edges: tuple[str, str, str, str], ph: Physical,
             wall = wall.cut(cuts[side]).clean()
         out.append((side, wall, False))
     return out
-
-
-#: Each kind of token's outline, so that the kinds differ in the hand and on a one-colour
-#: plate, not only in colour: a level token is round, a structure token a hexagon, a
-#: prophecy token a square with rounded corners.
-TOKEN_SHAPES = {"level": "round", "structure": "hexagon", "prophecy": "square"}
 
 
 def token_blank(kind: str) -> cq.Shape:

@@ -17,6 +17,7 @@ side.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,7 @@ from generators.common.errors import RequestError
 from generators.common.words import plural
 from generators.monolyth import iso as isometric
 from generators.monolyth.deck import Card, Deck
+from generators.monolyth.pool import TOKEN_COLOURS, TOKEN_SHAPES
 from generators.monolyth.structure import ANY, colour_words, rows_of
 from print.common import colours, sheets
 from print.common.layout import FRAME_INSET, Box, Imposition, Settings, Slot, impose
@@ -215,11 +217,32 @@ def draw_back(pen: Pen, slot: Slot) -> None:
     pen.text(t.cx, t.y + t.h * 0.18, TITLE.upper(), min(16.0, t.w / 5), bold=True, anchor="middle", colour=BACK_INK)
 
 
+def token_outline(pen: Pen, kind: str, box: Box, grow: float, fill: str | None, stroke: str | None = None,
+                  width: float = 0.3) -> None:
+    """A token's outline (``TOKEN_SHAPES``: round, a hexagon, a rounded square) in ``box``,
+    grown by ``grow`` mm all round."""
+    shape = TOKEN_SHAPES.get(kind, "round")
+    r = box.w / 2 + grow
+    if shape == "hexagon":  # pointed at the top and bottom, its corners on the box
+        turns = [math.pi / 2 + k * math.pi / 3 for k in range(6)]
+        pen.polygon([(box.cx + r * math.cos(a), box.cy + r * math.sin(a)) for a in turns], fill=fill, stroke=stroke,
+                    width=width)
+    elif shape == "square":
+        side = box.w * 0.92
+        pen.rect(Box(box.cx - side / 2 - grow, box.cy - side / 2 - grow, side + 2 * grow, side + 2 * grow),
+                 fill=fill, stroke=stroke, width=width, radius=box.w * 0.1 + grow)
+    else:
+        pen.circle(box.cx, box.cy, r, fill=fill, stroke=stroke, width=width)
+
+
 def draw_token(pen: Pen, slot: Slot, label: str, value: int, fill: str) -> None:
+    """A token in its kind's outline and colour, its art reaching ``bleed`` past the cut line,
+    which is drawn along the outline: cut along it (the crop marks give the box it sits in)."""
     t = slot.trim
-    pen.rect(slot.bleed, fill=fill)
+    bleed = t.x - slot.bleed.x
+    token_outline(pen, label, t, bleed, fill)
+    token_outline(pen, label, t, 0.0, None, EDGE, 0.3)
     ink = colours.text_on(fill)
-    pen.circle(t.cx, t.cy, t.w * 0.42, fill=None, stroke=ink, width=0.5)
     pen.centred_text(t.cx, t.cy + 1.6, str(value), 14, bold=True, colour=ink)
     pen.text(t.cx, t.cy - 6.0, label, MIN_TEXT, anchor="middle", colour=ink)
 
@@ -258,9 +281,9 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
                     front=lambda pen, slot: draw_front(pen, slot, deck, deck.cards[slot.card], lay),
                     back=draw_back if request.duplex != "none" else None)
     files = {"cards.pdf": doc.data()}
-    tokens = [("level", v, "#DCE3EA") for v in deck.pool.level_tokens]
-    tokens += [("structure", v, "#E69F00") for v in deck.pool.structure_tokens]
-    tokens += [("prophecy", p.value, "#56B4E9") for p in deck.prophecies for _ in range(p.count)]
+    tokens = [("level", v, TOKEN_COLOURS["level"]) for v in deck.pool.level_tokens]
+    tokens += [("structure", v, TOKEN_COLOURS["structure"]) for v in deck.pool.structure_tokens]
+    tokens += [("prophecy", p.value, TOKEN_COLOURS["prophecy"]) for p in deck.prophecies for _ in range(p.count)]
     token_settings = Settings(request.paper, TOKEN, request.bleed, 0.0, settings.page_margin, "none")
     token_sheet = impose(len(tokens), token_settings)
     tdoc = Document(Meta(f"{title}: tokens", f"{TITLE}: {len(tokens)} tokens", TITLE), "none")

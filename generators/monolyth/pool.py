@@ -47,6 +47,13 @@ SIDE = 4
 #: The sides of a board, in the order its edge colours are listed.
 SIDES = ("north", "east", "south", "west")
 
+#: How each kind of token looks, on paper and in plastic alike: its colour, and its outline,
+#: so that the kinds differ in shape as well as colour (in the hand, on a one-colour plate, on
+#: a greyscale print): a level token is round, a structure token a hexagon, a prophecy token
+#: a square with rounded corners.
+TOKEN_COLOURS = {"level": "#DCE3EA", "structure": "#E69F00", "prophecy": "#56B4E9"}
+TOKEN_SHAPES = {"level": "round", "structure": "hexagon", "prophecy": "square"}
+
 
 @dataclass(frozen=True, slots=True)
 class Pool:
