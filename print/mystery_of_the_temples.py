@@ -53,7 +53,8 @@ FILES = (("cards.pdf", "the temple cards: a temple's 2-3 player side on the fron
          ("calibration.pdf", "the duplex calibration sheet"))
 
 AUTO = CardSize("tarot", *CARDS["tarot"])
-TOKEN = CardSize("token 16", 16.0, 16.0)
+TOKEN_SIDE = 16.0  #: a paper token's side, in mm: a crystal, a marker, a meeple
+TOKEN = CardSize("token 16", TOKEN_SIDE, TOKEN_SIDE)
 #: The players' colours for markers and meeples (Okabe and Ito's, apart from the crystals').
 PLAYER_COLOURS = (("black", "#222222"), ("white", "#FFFFFF"), ("orange", "#E69F00"), ("sky", "#56B4E9"))
 #: The highest score the paper score track shows.
@@ -203,21 +204,53 @@ class GridLayout:
     radius: float
 
 
+#: A grid's slot on paper: the paper crystal (``TOKEN``, 16 mm) with 0.3 mm all round, the
+#: same on every board, and at least ``SLOT_APART`` between two slots.
+SLOT = TOKEN_SIDE + 2 * 0.3
+SLOT_APART = 1.0
+#: The sizes a grid board may take, smallest first: the first on which every grid side's slots
+#: keep apart (``grid_size``). 130 x 180 mm prints two a sheet of A4 or Letter with its bleed.
+GRID_SIZES = (CardSize("a6", *CARDS["a6"]), CardSize("grid board", 130.0, 180.0), CardSize("a5", *CARDS["a5"]),
+              CardSize("a4", 210.0, 297.0))
+
+
 def grid_layout(size: CardSize, safe: float, side: Side) -> GridLayout:
+    """Where a grid side's slots go on a board of ``size``: its drawing scaled to the room
+    above the ability's words, every slot ``SLOT`` across.
+
+    Raises:
+        RequestError: the slots do not keep ``SLOT_APART`` apart on a board this size.
+    """
     inner = Rect(safe, safe, size.width - 2 * safe, size.height - 2 * safe)
     xs = [x for x, _ in side.grid.positions]
     ys = [y for _, y in side.grid.positions]
     span_x = max(xs) - min(xs) or 1.0
     span_y = max(ys) - min(ys) or 1.0
-    room = Rect(inner.x + 6, inner.y + 34, inner.w - 12, inner.h - HEAD - 40)
+    room = Rect(inner.x + SLOT / 2, inner.y + 34, inner.w - SLOT, inner.h - HEAD - 34 - SLOT / 2)
     scale = min(room.w / span_x, room.h / span_y)
-    radius = min(5.0, scale * 0.3)
-    if radius < MIN_CRYSTAL:
-        raise RequestError(f"size: a {size} card draws grid slots {radius:.1f} mm across, too small; a grid needs a "
-                           f"larger card (tarot)")
+    points = side.grid.positions
+    closest = min((math.dist(a, b) for i, a in enumerate(points) for b in points[i + 1:]), default=span_x) * scale
+    if closest < SLOT + SLOT_APART - 1e-9:
+        raise RequestError(f"grids: side {side.name}'s slots come {closest:.1f} mm apart centre to centre on a "
+                           f"{size.name} board, less than a {SLOT:.1f} mm slot and {SLOT_APART:g} mm between")
     x0 = room.cx - (min(xs) + max(xs)) / 2 * scale
     y0 = room.cy + (min(ys) + max(ys)) / 2 * scale
-    return GridLayout(scale, x0, y0, radius)
+    return GridLayout(scale, x0, y0, SLOT / 2)
+
+
+def grid_size(box: Box, safe: float) -> tuple[CardSize, dict[str, GridLayout]]:
+    """The smallest board (``GRID_SIZES``) on which every grid side's slots hold the paper
+    crystals and keep apart, and each side's layout on it.
+
+    Raises:
+        RequestError: no size holds them all.
+    """
+    for size in GRID_SIZES:
+        try:
+            return size, {side.name: grid_layout(size, safe, side) for side in box.grids}
+        except RequestError as err:
+            last = err
+    raise last
 
 
 def draw_grid(pen: Pen, slot: Slot, side: Side, lay: GridLayout) -> None:
@@ -465,7 +498,7 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
     box = deck.box
     arches = {n: arch(size, safe, n) for n in {len(c.temple.track) for c in deck.cards}} if deck.reading != "rows" \
         else {}
-    layouts = {side.name: grid_layout(size, safe, side) for side in box.grids}
+    board, layouts = grid_size(box, safe)
     duplex = request.duplex != "none"
     settings = request.settings(size)
     temples = pairs(deck.cards, lambda c: c.temple.colour, lambda c: c.temple.side == "2-3", duplex)  # type: ignore[attr-defined]
@@ -486,7 +519,7 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
                     back=(lambda pen, slot: temple_face(temples[slot.card][1])(pen, slot)) if duplex else None)
     files = {"cards.pdf": doc.data()}
     boards = pairs(box.grids, lambda s: s.board, lambda s: s.side == "A", duplex)  # type: ignore[attr-defined]
-    grid_sheet = impose(len(boards), settings)
+    grid_sheet = impose(len(boards), request.settings(board))
 
     def grid_face(side: object | None) -> Callable[[Pen, Slot], None]:
         if side is None:
@@ -535,7 +568,10 @@ def deck_title(deck: Deck, path: str | Path) -> str:
 def summary(printed: Printed) -> list[str]:
     lines = [sheets.cards_line(printed.imposition, printed.size)]
     g = printed.grids
-    lines.append(f"grids.pdf: {plural(len(g.pages), 'page')}, {plural(sum(len(p.fronts) for p in g.pages), 'board')}")
+    board = g.settings.card
+    lines.append(f"grids.pdf: {plural(len(g.pages), 'page')}, {plural(sum(len(p.fronts) for p in g.pages), 'board')} "
+                 f"of {board.width:g} x {board.height:g} mm, every slot {SLOT:.1f} mm across (a paper crystal and "
+                 f"0.3 mm round it)")
     if printed.table is not None:
         lines.append(f"table.pdf: {plural(len(printed.table.pages), 'page')}, "
                      f"{plural(sum(len(p.fronts) for p in printed.table.pages), 'card')} (wilderness, runes, "

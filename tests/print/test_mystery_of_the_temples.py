@@ -74,3 +74,20 @@ def test_every_letter_of_a_grid_card_lies_inside_its_safe_area() -> None:
                     and top <= safe.y1 + 0.2, f"page {number + 1}: {text.get_text_range(i, 1)!r} outside the safe area"
     finally:
         doc.close()
+
+
+def test_every_grid_slot_holds_a_paper_crystal_the_same_on_every_board() -> None:
+    """Slots were drawn at three sizes (9.8, 8.2 and 6.0 mm) under 16 mm paper crystals: now
+    every slot of every board is a paper crystal with 0.3 mm all round, at least 1 mm from
+    the next, on boards that print two a sheet of A4."""
+    import math
+
+    printed = mot.make(DECK, mot.Request("auto", parse_paper("a4"), "long", (0.0, 0.0), 3.0), "t")
+    board, layouts = mot.grid_size(DEFAULT, 3.0 + mot.FRAME_INSET)
+    assert (board.width, board.height) == (130.0, 180.0) and len(printed.grids.pages[0].fronts) == 2
+    for side in DEFAULT.grids:
+        lay = layouts[side.name]
+        assert 2 * lay.radius == mot.SLOT >= mot.TOKEN.width + 0.6
+        points = [(x * lay.scale, y * lay.scale) for x, y in side.grid.positions]
+        closest = min(math.dist(a, b) for i, a in enumerate(points) for b in points[i + 1:])
+        assert closest >= mot.SLOT + 1.0 - 1e-9, side.name
