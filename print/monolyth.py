@@ -171,7 +171,11 @@ def draw_grid(pen: Pen, grid: Box, cell: float, rows: list[str],
                 continue
             pen.rect(inner, fill=shade, stroke=EDGE, width=0.3)
             pen.centred_text(box.cx, box.cy, ch, min(11.0, cell * 1.6), bold=True, colour=colours.text_on(shade))
-    pen.text(grid.cx, grid.y1 + 0.8, "north", MIN_TEXT, anchor="middle", colour="#5C6B7A")
+    # "north" beside the top row, with an arrow up: the word belongs to the height map, not (as
+    # it read above the map, under the 3D view) to the front of the 3D view, whose north is at the back
+    y = grid.y1 - cell / 2
+    pen.text(grid.x - 2.2, y - 1.0, "north", MIN_TEXT, anchor="end", colour="#5C6B7A")
+    pen.polygon([(grid.x - 1.4, y + 1.2), (grid.x - 0.6, y - 0.4), (grid.x - 2.2, y - 0.4)], fill="#5C6B7A")
 
 
 def rule_words(deck: Deck) -> str:
