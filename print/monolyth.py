@@ -173,9 +173,9 @@ def draw_grid(pen: Pen, grid: Box, cell: float, rows: list[str],
             pen.centred_text(box.cx, box.cy, ch, min(11.0, cell * 1.6), bold=True, colour=colours.text_on(shade))
     # "north" beside the top row, with an arrow up: the word belongs to the height map, not (as
     # it read above the map, under the 3D view) to the front of the 3D view, whose north is at the back
-    y = grid.y1 - cell / 2
-    pen.text(grid.x - 2.2, y - 1.0, "north", MIN_TEXT, anchor="end", colour="#5C6B7A")
-    pen.polygon([(grid.x - 1.4, y + 1.2), (grid.x - 0.6, y - 0.4), (grid.x - 2.2, y - 0.4)], fill="#5C6B7A")
+    top = grid.y1 - cell / 2
+    pen.text(grid.x - 2.2, top - 1.0, "north", MIN_TEXT, anchor="end", colour="#5C6B7A")
+    pen.polygon([(grid.x - 1.4, top + 1.2), (grid.x - 0.6, top - 0.4), (grid.x - 2.2, top - 0.4)], fill="#5C6B7A")
 
 
 def rule_words(deck: Deck) -> str:
