@@ -479,10 +479,7 @@ def verified(deck: Path) -> None:
 def test_a_designer_draws_a_lock_sees_it_proved_saves_and_verify_accepts_the_file(browser: Any,
                                                                                    tmp_path: Path) -> None:
     deck = hand_written(tmp_path)
-    page = Page(browser)
-    with serving(deck) as url:
-        browser.get(url)
-        page.verdict("proved")  # card 1 of the file, proved on opening
+    with opened(browser, deck) as page:  # card 1 of the file, proved on opening
         assert "6 of 6 faces proved solvable" in page.texts("#headline")[0]
         page.wait.until(lambda d: d.execute_script(  # the card as it prints, drawn by its PDF
             "const i = document.getElementById('printed-img'); return i.complete && i.naturalWidth > 100"))
@@ -523,10 +520,7 @@ def test_a_designer_draws_a_lock_sees_it_proved_saves_and_verify_accepts_the_fil
 def test_a_designer_paints_a_pattern_sees_it_measured_saves_and_verify_accepts_the_file(browser: Any,
                                                                                          tmp_path: Path) -> None:
     deck = stones_deck(tmp_path)
-    page = Page(browser)
-    with serving(deck) as url:
-        browser.get(url)
-        page.verdict("proved")
+    with opened(browser, deck) as page:
         page.click("#new-card")  # a new card starts as one stone of the first face, top left
         page.verdict("proved")
         page.click('#palette .paint[data-code="2"]')  # Fish
@@ -664,10 +658,7 @@ def test_a_designer_paints_a_structure_steps_through_its_build_and_saves_it(brow
     from selenium.webdriver.common.by import By
 
     deck = structures_deck(tmp_path)
-    page = Page(browser)
-    with serving(deck) as url:
-        browser.get(url)
-        page.verdict("proved")
+    with opened(browser, deck) as page:
         page.click("#new-card")  # one full level: the same structure as card 1
         page.verdict("not proved")
         page.click('#palette .paint[data-code="3"]')
