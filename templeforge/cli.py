@@ -33,7 +33,8 @@ EXIT = {
 
 #: The commands, each a module of the same name under ``templeforge.commands``; the games'
 #: own commands follow them (``generators.contract.Game.commands``).
-COMMANDS = ("build", "shapes", "solve", "generate", "verify", "show", "pdf", "cad", "mine", "playtest", "studio")
+COMMANDS = ("build", "shapes", "solve", "generate", "verify", "show", "pdf", "cad", "mine", "playtest", "studio",
+            "export")
 
 
 #: What makes an output file fail mid-way (rather than an input that cannot be read).

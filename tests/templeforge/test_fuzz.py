@@ -203,7 +203,7 @@ def fuzz(examples: int):
 #: Examples per command: (the default run, -m slow). Commands that model or generate for
 #: seconds an example draw fewer.
 SIZES = {"cad": (8, 60), "stones-generate": (4, 60), "stones-decks": (30, 1000), "build": (30, 200),
-         "generate": (30, 400)}
+         "generate": (30, 400), "export": (12, 100)}
 DEFAULT_SIZES = (60, 1000)
 
 
@@ -268,6 +268,24 @@ def pdf_args(draw: st.DrawFn, workdir: Path) -> list[str]:
     args = ["pdf", path, "--no-previews", "--out", draw(st.sampled_from(["out", "out/", ".", "deck.json/x"]))]
     for option in options:
         args += [option, draw(st.sampled_from(PDF_OPTIONS[option]))]
+    return args
+
+
+EXPORT_OPTIONS = {
+    "--service": ["tgc", "mpc", "dtc", "png", "", "kinkos"],
+    "--product": ["poker", "jumbo-landscape", "domino", "70x120", ""],
+    "--colour": ["cmyk", "rgb", "grey"],
+    "--pitch": ["5", "8", "x"],
+    "--players": ["-1", "1"],
+}
+
+
+def export_args(draw: st.DrawFn, workdir: Path) -> list[str]:
+    path = where(draw, workdir, draw(deck_texts()), "deck.json")
+    args = ["export", "shop", path, "--out", draw(st.sampled_from(["out", "out/", ".", "deck.json/x"]))]
+    options = draw(st.lists(st.sampled_from(sorted(EXPORT_OPTIONS)), max_size=3, unique=True))
+    for option in options:
+        args += [option, draw(st.sampled_from(EXPORT_OPTIONS[option]))]
     return args
 
 
@@ -410,8 +428,9 @@ def stones_solve_args(draw: st.DrawFn, workdir: Path) -> list[str]:
 
 
 COMMANDS = {"solve": solve_args, "verify-show": deck_args, "generate": generate_args, "shapes": shapes_args,
-            "pdf": pdf_args, "cad": cad_args, "build": build_args, "stones-decks": stones_deck_args,
-            "stones-generate": stones_generate_args, "stones-solve": stones_solve_args}
+            "pdf": pdf_args, "export": export_args, "cad": cad_args, "build": build_args,
+            "stones-decks": stones_deck_args, "stones-generate": stones_generate_args,
+            "stones-solve": stones_solve_args}
 
 
 @pytest.mark.parametrize("run", [pytest.param(0, id="default"), pytest.param(1, id="long", marks=pytest.mark.slow)])
