@@ -53,3 +53,16 @@ def kit_files(game: Game, deck: Any, *, physical: Physical, bed: Printer, player
 def kit_steps(game: Game, deck: Any) -> int:
     """How many times ``kit_files`` calls ``progress`` before its plate previews."""
     return plastic_of(game).steps(deck)
+
+
+def kit_models(game: Game, deck: Any, *, physical: Physical, bed: Printer, players: int,
+               progress: Callable[[str], None] = lambda _: None) -> tuple[Any, ...]:
+    """Every piece of a deck's kit as it looks printed in many colours
+    (``cad.common.kit.Model``), for virtual tables: the kit made without plate pictures."""
+    from cad.common import kit
+
+    with kit.without_pictures():
+        made = plastic_of(game).make_kit(deck, physical, (bed.width, bed.depth), players=players, ams=True,
+                                         no_ams=False, slicer="bambu", slots=64, machine=bed.machine(physical.nozzle),
+                                         progress=progress)
+    return tuple(getattr(made, "models", ()))

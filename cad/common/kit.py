@@ -18,7 +18,9 @@ for each profile, plate previews, the bill), the same way for every game.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import contextlib
+import contextvars
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -349,15 +351,41 @@ def bill(sheets: Sequence[Sheet], pieces: Mapping[str, Piece], density: float, a
 # -- a whole kit -------------------------------------------------------------------------------------
 
 
+_PICTURES: contextvars.ContextVar[bool] = contextvars.ContextVar("plate_pictures", default=True)
+
+
+@contextlib.contextmanager
+def without_pictures() -> Iterator[None]:
+    """Kits made inside leave out their plates' pictures (and the project thumbnails), which
+    take most of a kit's time: for callers that want the pieces alone."""
+    token = _PICTURES.set(False)
+    try:
+        yield
+    finally:
+        _PICTURES.reset(token)
+
+
+@dataclass(frozen=True, eq=False)
+class Model:
+    """A piece as it looks printed in many colours: its parts, each a mesh in its colour."""
+
+    key: str
+    title: str
+    copies: int
+    parts: tuple[tuple[Mesh, str], ...]
+
+
 @dataclass(frozen=True)
 class Kit:
-    """Everything ``templeforge cad`` writes, in memory, and what it says about it."""
+    """Everything ``templeforge cad`` writes, in memory, and what it says about it;
+    ``models``: each piece as it looks printed (for virtual tables)."""
 
     files: dict[str, bytes]
     ams_plates: int
     no_ams_plates: int
     pieces: int
     bom: dict[str, list[Material]]
+    models: tuple[Model, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -479,7 +507,8 @@ def make(made: Sequence[Piece], filaments: Filaments, bed: tuple[float, float], 
                 shown += [(_placed_mesh(mesh, (x, y), place), colour)
                           for s in piece.solids for mesh, colour in preview_parts(piece, s, multi, filaments)]
             scenes.append(shown)
-        for sheet, image in zip(sheets, mapper(top_view, scenes)):
+        images = mapper(top_view, scenes) if _PICTURES.get() else [b"" for _ in scenes]
+        for sheet, image in zip(sheets, images):
             progress(f"preview of {profile} plate {sheet.number}")
             files[f"previews/{profile}/plate-{sheet.number:02d}.png"] = image
         for i, sheet in enumerate(sheets):  # each plate's file with its picture (none without previews)
@@ -496,7 +525,10 @@ def make(made: Sequence[Piece], filaments: Filaments, bed: tuple[float, float], 
                     f"every {profile.upper()} plate"
                 files[all_plates(profile, k if len(groups) > 1 else 0)] = threemf.write_plates(
                     f"{name}: {span}", [projects[i] for i in group], [pictures[i] for i in group] if pictures else [])
-    return Kit(files, counts.get("ams", 0), counts.get("no-ams", 0), sum(p.copies for p in made), bom)
+    models = tuple(Model(p.key, p.title, p.copies, tuple(part for s in p.solids
+                                                         for part in preview_parts(p, s, True, filaments)))
+                   for p in made)
+    return Kit(files, counts.get("ams", 0), counts.get("no-ams", 0), sum(p.copies for p in made), bom, models)
 
 
 def contents(sheet: Sheet, pieces: Mapping[str, Piece]) -> str:

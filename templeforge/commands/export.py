@@ -165,3 +165,228 @@ def _author() -> str:
 
 
 command = export
+
+
+@export.command()
+@click.argument("deck_file", metavar="DECK.json")
+@click.option("--url-base", metavar="URL", help="Where the images and models will be hosted (https://.../): each "
+              "file's address is URL followed by its path under --out [default: file:/// addresses of the files "
+              "where they are written, for a table on this machine].")
+@click.option("--models/--no-models", default=True, help="The game's plastic pieces as coloured 3D models (OBJ "
+              "meshes from the kit; a few seconds more) [default: on].")
+@declared(tuple(o for o in OPTIONS if o.name in KEPT))
+@click.option("--out", metavar="DIR", help="Output folder [default: output/GAME/tts/].")
+@unverified_option
+def tts(deck_file: str, url_base: str | None, models: bool, out: str | None, unverified: bool,
+        **given: Any) -> None:
+    """Write a deck as a Tabletop Simulator saved object: its decks of cards on sheets (at
+    most 10 x 7 cards a sheet, within 4096 px a side) with their backs, every card named
+    and described by its printed words; its boards as tiles; with --models, its plastic
+    pieces as coloured models. Copy NAME.json and NAME.png into Tabletop Simulator's
+    "Saves/Saved Objects" folder (Windows: Documents/My Games/Tabletop Simulator/Saves/
+    Saved Objects; macOS: ~/Library/Tabletop Simulator/Saves/Saved Objects; Linux:
+    ~/.local/share/Tabletop Simulator/Saves/Saved Objects) and take it from Objects >
+    Saved Objects. Images and models are read from their file:/// paths, or from
+    --url-base once uploaded there (keep the folder's layout).
+
+    Only a proved deck is exported. Files are written together or not at all.
+
+    Exit status: 0 written, 1 the deck fails verification, 2 bad input (a bad --url-base,
+    an option the game does not use), 73 a file could not be written; and, as every
+    command, 70 a bug, 74 standard output, 130 interrupted, 141 a closed pipe.
+
+    Example:
+
+        templeforge export tts output/GAME/deck.json
+    """
+    import json
+
+    from generators import open_deck
+    from generators.common.errors import RequestError
+    from generators.common.files import output_path, write_files
+    from generators.common.proof import prove
+    from solver.names import slug
+    from templeforge.heartbeat import Heartbeat
+
+    if url_base is not None and not (url_base.startswith(("https://", "http://")) and url_base.endswith("/")):
+        raise RequestError(f"--url-base: expected an http(s) address ending in /, got {url_base!r}")
+    given = {k: v for k, v in given.items() if v is not None}
+    info, deck, data = open_deck(deck_file)
+    from print import paper_of
+
+    module = paper_of(info)
+    unused = sorted(set(given) - module.USES - ({"players"} if models else set()))
+    if unused:
+        flags = ", ".join(o.flag for o in OPTIONS if o.name in unused)
+        raise click.UsageError(f"{flags}: not used for {info.title} decks")
+    folder = Path(out) if out is not None else Path("output") / info.name / "tts"
+    name = slug(f"{info.title} {Path(deck_file).stem}")
+    output_path(f"{folder}/", f"{name}.json")
+    started = time.perf_counter()
+    with Heartbeat(f"export tts {deck_file}") as beat:
+        beat.update("proving the deck")
+        proved = prove(info, deck, data, deck_file, unverified=unverified)
+        click.echo(proved.said)
+        beat.update("drawing the cards")
+        title = module.deck_title(deck, deck_file)
+        files, objects, lines = _table(module, proved, given, title)
+        if models:
+            beat.update("making the pieces")
+            files_m, objects_m, lines_m = _models(info, proved, given)
+            files.update(files_m)
+            objects += objects_m
+            lines += lines_m
+    if THUMBNAIL in files:
+        files[f"{name}.png"] = files.pop(THUMBNAIL)
+    where = (url_base or folder.resolve().as_uri() + "/")
+    text = json.dumps(_addressed(_saved(title, objects), where), indent=2, ensure_ascii=False)
+    files[f"{name}.json"] = (text + "\n").encode()
+    written = write_files(folder, files)
+    for line in lines:
+        click.echo(line)
+    click.echo(f"wrote {plural(len(written), 'file')} to {folder}/ in {time.perf_counter() - started:.1f} s: copy "
+               f"{name}.json and {name}.png into Tabletop Simulator's Saves/Saved Objects folder"
+               + (f" and upload the rest to {url_base}" if url_base else ""))
+
+
+#: A file's address in the saved object, until the folder's is known.
+HERE = "@here/"
+THUMBNAIL = "@thumbnail"
+
+
+def _fitted(image: Any, side: int) -> Any:
+    scale = side / max(image.width, image.height)
+    return image.resize((round(image.width * scale), round(image.height * scale)))
+
+
+def _saved(title: str, objects: list[dict[str, Any]]) -> dict[str, Any]:
+    from print.common import tts
+
+    return tts.saved_object(title, objects)
+
+
+def _addressed(value: Any, where: str) -> Any:
+    """``value`` with every ``@here/PATH`` as ``where`` + PATH."""
+    if isinstance(value, dict):
+        return {k: _addressed(v, where) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_addressed(v, where) for v in value]
+    if isinstance(value, str) and value.startswith(HERE):
+        return where + value[len(HERE):]
+    return value
+
+
+def _table(module: Any, proved: Any, given: dict[str, Any], title: str
+           ) -> tuple[dict[str, bytes], list[dict[str, Any]], list[str]]:
+    """The paper side: each deck's sheets, each board's sides, and their objects."""
+    import pypdfium2 as pdfium
+
+    from generators.common.options import resolve
+    from generators.common.proof import stamped
+    from print.common import tts
+    from print.common.previews import page_text
+
+    values = resolve(OPTIONS, {**given, "layout": "cards", "duplex": "long", "bleed": "0"}).values
+    with stamped(proved.stamp):
+        printed = module.make(proved.deck, module.request(values), title)
+    card = printed.imposition.settings.card
+    files: dict[str, bytes] = {}
+    objects: list[dict[str, Any]] = []
+    lines: list[str] = []
+    key = 1
+    x = 0.0
+    for pdf_name in sorted(printed.files):
+        if not pdf_name.endswith(".pdf"):
+            continue
+        doc = pdfium.PdfDocument(printed.files[pdf_name])
+        try:
+            pages = [doc[i] for i in range(len(doc))]
+            one_a_page = pages and len(pages) % 2 == 0 and all(
+                [round(v, 2) for v in p.get_trimbox()] == [round(v, 2) for v in p.get_mediabox()] for p in pages)
+            if not one_a_page:
+                continue
+            sizes = {tuple(round(v, 2) for v in p.get_size()) for p in pages}
+            w_pt, h_pt = pages[0].get_size()
+            images = [p.render(scale=300 / 72).to_pil().convert("RGB") for p in pages]
+        finally:
+            doc.close()
+        texts = page_text(printed.files[pdf_name])
+        stem = pdf_name.removesuffix(".pdf")
+        fronts, backs = images[0::2], images[1::2]
+        is_deck = len(sizes) == 1 and abs(w_pt * 25.4 / 72 - card.width) < 0.5 and abs(h_pt * 25.4 / 72 -
+                                                                                          card.height) < 0.5
+        if is_deck:
+            labels = list(printed.labels) if pdf_name == "cards.pdf" else []
+            names = [(_card_name(labels[k]) if len(labels) == len(fronts) else f"{stem} {k + 1}")
+                     for k in range(len(fronts))]
+            descriptions = [tts.description(t) for t in texts[0::2]]
+            one_back = len({b.tobytes() for b in backs}) == 1
+            found = tts.sheets(len(fronts), f"images/{stem}")
+            size = tts.face_size(w_pt / h_pt, max(s.cols for s in found), max(s.rows for s in found))
+            urls = []
+            for sheet in found:
+                files[sheet.name] = tts.sheet_image(fronts, sheet, size, hidden=backs[0])
+                if one_back:
+                    back = f"images/{stem}-back.png"
+                    files[back] = tts.png(backs[0].resize(size))
+                else:
+                    back = sheet.name.replace(f"images/{stem}-", f"images/{stem}-backs-")
+                    files[back] = tts.sheet_image(backs, sheet, size, hidden=backs[0])
+                urls.append((sheet, HERE + sheet.name, HERE + back))
+            scale = (w_pt / 72) / tts.TTS_CARD
+            objects.append(tts.deck_object(f"{title}: {stem}", key, urls, not one_back, names, descriptions,
+                                           tts.transform(x, 0.0, scale)))
+            key += len(found)
+            x += 4.0 * scale
+            lines.append(f"{stem}: {len(fronts)} cards on {plural(len(found), 'sheet')} of {size[0]} x {size[1]} px "
+                         f"a card, {'one back' if one_back else 'a back each'}")
+            if THUMBNAIL not in files:  # the saved object's picture: the first deck's first card
+                files[THUMBNAIL] = tts.png(_fitted(fronts[0], 256))
+            continue
+        for k, (front, back) in enumerate(zip(fronts, backs)):
+            a, b = f"images/{stem}-{k + 1}-front.png", f"images/{stem}-{k + 1}-back.png"
+            files[a], files[b] = tts.png(front), tts.png(back)
+            w_in = front.width / 300  # rendered at 300 dpi
+            objects.append(tts.tile_object(f"{stem} {k + 1}", HERE + a, HERE + b,
+                                           tts.transform(2.5 * w_in * k - 6.0, 8.0, w_in / 2)))
+        lines.append(f"{stem}: {plural(len(fronts), 'board')} as tiles, both sides")
+    return files, objects, lines
+
+
+def _card_name(label: str) -> str:
+    return f"card {label}" if label[:1].isdigit() else label
+
+
+def _models(info: Any, proved: Any, given: dict[str, Any]) -> tuple[dict[str, bytes], list[dict[str, Any]], list[str]]:
+    """The plastic side: each piece as a coloured OBJ with its palette, an object per copy."""
+    from cad import kit_models
+    from cad.common import obj
+    from cad.common.profile import PRINTERS, Physical
+    from generators.common.proof import stamped
+
+    players = int(given.get("players", 4))
+    with stamped(proved.stamp):
+        made = kit_models(info, proved.deck, physical=Physical(), bed=next(iter(PRINTERS.values())), players=players)
+    files: dict[str, bytes] = {}
+    objects: list[dict[str, Any]] = []
+    most = 0
+    place = 0
+    for model in made:
+        mesh, palette = obj.obj(model.parts, model.key)
+        files[f"models/{model.key}.obj"], files[f"models/{model.key}.png"] = mesh, palette
+        most = max(most, obj.vertices(model.parts))
+        for _ in range(model.copies):
+            col, row = place % 12, place // 12
+            objects.append({
+                "Name": "Custom_Model", "Transform": {"posX": -12.0 + 2.0 * col, "posY": 1.0, "posZ": -6.0 - 2.0 * row,
+                                                      "rotX": 0.0, "rotY": 180.0, "rotZ": 0.0, "scaleX": 1.0,
+                                                      "scaleY": 1.0, "scaleZ": 1.0},
+                "Nickname": model.title, "Description": "", "ColorDiffuse": {"r": 1.0, "g": 1.0, "b": 1.0},
+                "Locked": False, "Grid": True, "Snap": True,
+                "CustomMesh": {"MeshURL": f"{HERE}models/{model.key}.obj",
+                               "DiffuseURL": f"{HERE}models/{model.key}.png", "NormalURL": "", "ColliderURL": "",
+                               "Convex": True, "MaterialIndex": 0, "TypeIndex": 0, "CastShadows": True}})
+            place += 1
+    lines = [f"models: {plural(len(made), 'piece')} ({plural(place, 'object')} with their copies), coloured, at most "
+             f"{most} vertices a piece"] if made else []
+    return files, objects, lines

@@ -200,7 +200,7 @@ def test_the_readme_lists_every_status_each_command_can_give() -> None:
     rows = re.findall(r"^\| `templeforge ([a-z ]+?)(?: GAME)?` \| ([0-9, ]+) \|$", table, re.M)
     commands = {name: {int(n) for n in said.split(", ")} for name, said in rows}
     assert set(commands) == {"build", "generate", "verify", "show", "pdf", "cad", "mine", "playtest", "solve", "shapes",
-                             "stones solve", "export shop"}
+                             "stones solve", "export shop", "export tts"}
     for name, statuses in commands.items():
         words = name.split()
         if words[0] in ("generate", "mine"):

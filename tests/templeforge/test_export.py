@@ -181,3 +181,122 @@ def test_a_bad_request_is_one_line_and_writes_nothing(tmp_path: Path, args: list
     assert said in result.output and "Traceback" not in result.output
     assert not (tmp_path / "out").exists() or not files(tmp_path / "out")
     assert len(re.findall(r"error", result.output)) <= 1
+
+
+# --- Tabletop Simulator ---------------------------------------------------------------------------------------------
+
+BIG = DATA / "shifting-stones-72-seed-1.json"  # 72 patterns and 4 reference cards: two sheets
+
+
+def saved(folder: Path) -> dict:
+    import json
+
+    (path,) = folder.glob("*.json")
+    return json.loads(path.read_text())
+
+
+def test_a_tts_save_is_a_deck_of_the_right_cards_on_sheets_tts_takes(tmp_path: Path) -> None:
+    result = run("export", "tts", str(BIG), "--no-models", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    save = saved(tmp_path)
+    assert {"SaveName", "ObjectStates", "TabStates", "VersionNumber"} <= set(save)
+    (deck,) = save["ObjectStates"]
+    assert deck["Name"] == "DeckCustom" and set(deck["CustomDeck"]) == {"1", "2"}
+    assert deck["DeckIDs"] == [*range(100, 169), *range(200, 207)]  # 69 on the first sheet, 7 on the second
+    cards = deck["ContainedObjects"]
+    assert [c["CardID"] for c in cards] == deck["DeckIDs"]
+    assert cards[0]["Nickname"] == "card 1" and cards[-1]["Nickname"] == "ref 4"
+    assert "point" in cards[0]["Description"]  # its printed words
+    for key, sheet in deck["CustomDeck"].items():
+        assert sheet["FaceURL"].startswith("file:///") and not sheet["UniqueBack"] and sheet["BackIsHidden"]
+        face = Image.open(sheet["FaceURL"].removeprefix("file://"))
+        cols, rows = sheet["NumWidth"], sheet["NumHeight"]
+        assert cols <= 10 and rows <= 7 and max(face.size) <= 4096
+        assert face.width % cols == 0 and face.height % rows == 0
+        w, h = face.width // cols, face.height // rows
+        assert abs(w / h - 63.5 / 88.9) < 0.01  # a poker card's shape
+        held = [c for c in cards if c["CardID"] // 100 == int(key)]
+        assert len(held) <= cols * rows - 1  # the last place shows a hidden card
+    assert Image.open(deck["CustomDeck"]["1"]["BackURL"].removeprefix("file://")).size == (w, h)
+
+
+def test_a_tts_sheet_holds_each_card_where_its_id_says(tmp_path: Path) -> None:
+    """Card k of the sheet is the game's card k: each place, compared with every card as
+    `templeforge pdf --layout cards --bleed 0` draws it, scaled to the place, is nearest its own."""
+    import numpy as np
+    import pypdfium2 as pdfium
+
+    assert run("export", "tts", str(STONES), "--no-models", "--out", str(tmp_path / "tts")).exit_code == 0
+    assert run("pdf", str(STONES), "--layout", "cards", "--duplex", "long", "--bleed", "0", "--no-previews",
+               "--out", str(tmp_path / "pdf")).exit_code == 0
+    (deck,) = saved(tmp_path / "tts")["ObjectStates"]
+    sheet = deck["CustomDeck"]["1"]
+    image = Image.open(sheet["FaceURL"].removeprefix("file://")).convert("RGB")
+    cols = sheet["NumWidth"]
+    w, h = image.width // cols, image.height // sheet["NumHeight"]
+    doc = pdfium.PdfDocument((tmp_path / "pdf" / "cards.pdf").read_bytes())
+    drawn = [np.asarray(doc[2 * k].render(scale=300 / 72).to_pil().convert("RGB").resize((w, h)), dtype=float)
+             for k in range(13)]
+    for card in deck["ContainedObjects"][:13]:
+        place = card["CardID"] % 100
+        got = np.asarray(image.crop(((place % cols) * w, (place // cols) * h, (place % cols + 1) * w,
+                                     (place // cols + 1) * h)), dtype=float)
+        distances = [np.abs(d - got).mean() for d in drawn]
+        assert int(np.argmin(distances)) == place and min(distances) < 3
+
+
+def test_a_tts_save_of_a_game_with_boards_and_pieces(tmp_path: Path) -> None:
+    result = run("export", "tts", str(TEMPLES), "--out", str(tmp_path), "--url-base", "https://example.org/mot/")
+    assert result.exit_code == 0, result.output
+    objects = saved(tmp_path)["ObjectStates"]
+    decks = [o for o in objects if o["Name"] == "DeckCustom"]
+    assert [d["Nickname"].split(": ")[-1] for d in decks] == ["cards", "table"]
+    assert next(iter(decks[0]["CustomDeck"].values()))["UniqueBack"]  # each temple card's other side is its own
+    assert not next(iter(decks[1]["CustomDeck"].values()))["UniqueBack"]
+    assert len(decks[1]["ContainedObjects"]) == 37
+    tiles = [o for o in objects if o["Name"] == "Custom_Tile"]
+    assert len(tiles) == 2 and all(t["CustomImage"]["ImageURL"].startswith("https://example.org/mot/images/grids-")
+                                   for t in tiles)
+    models = [o for o in objects if o["Name"] == "Custom_Model"]
+    assert models and all(m["CustomMesh"]["MeshURL"].startswith("https://example.org/mot/models/") for m in models)
+    for m in models[:3]:
+        path = tmp_path / m["CustomMesh"]["MeshURL"].removeprefix("https://example.org/mot/")
+        assert path.read_text().startswith("# ") and (path.with_suffix(".png")).exists()
+    assert "file://" not in (next(tmp_path.glob("*.json"))).read_text()
+
+
+def test_a_piece_becomes_an_obj_turned_never_mirrored() -> None:
+    """A piece's mesh in inches, Y up, resting on y = 0 and centred: the same volume with its
+    faces still wound outwards (a mirror would turn the signed volume negative), and each
+    part's faces on its colour's square of the palette."""
+    import numpy as np
+
+    from cad.common.meshes import box
+    from cad.common.obj import INCH, obj
+
+    body, ink = box(20, 10, 4), box(4, 4, 1).translated(2, 2, 4)
+    text, png_bytes = obj([(body, "#112233"), (ink, "#FFEEDD")], "token")
+    lines = text.decode().splitlines()
+    v = np.array([[float(x) for x in line.split()[1:]] for line in lines if line.startswith("v ")])
+    faces = [line.split()[1:] for line in lines if line.startswith("f ")]
+    tri = np.array([[int(c.split("/")[0]) - 1 for c in f] for f in faces])
+    a, b, c = v[tri[:, 0]], v[tri[:, 1]], v[tri[:, 2]]
+    signed = np.einsum("ij,ij->i", a, np.cross(b, c)).sum() / 6
+    assert signed == pytest.approx((20 * 10 * 4 + 4 * 4 * 1) / INCH ** 3, rel=1e-3)
+    assert v[:, 1].min() == pytest.approx(0) and v[:, 1].max() == pytest.approx(5 / INCH, abs=1e-5)
+    assert v[:, 0].min() == pytest.approx(-10 / INCH, abs=1e-5) and v[:, 2].max() == pytest.approx(5 / INCH, abs=1e-5)
+    colours = {f[0].split("/")[1] for f in faces[:len(body.triangles)]} | {"|"} | \
+        {f[0].split("/")[1] for f in faces[len(body.triangles):]}
+    assert colours == {"1", "|", "2"}
+    palette = Image.open(io.BytesIO(png_bytes)).convert("RGB")
+    assert palette.getpixel((4, 4)) == (0x11, 0x22, 0x33) and palette.getpixel((12, 4)) == (0xFF, 0xEE, 0xDD)
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--url-base", "ftp://x/"], "--url-base: expected an http(s) address ending in /"),
+    (["--pitch", "12"], "--pitch: not used for Shifting Stones decks"),
+])
+def test_a_bad_tts_request_is_one_line(tmp_path: Path, args: list[str], said: str) -> None:
+    result = run("export", "tts", str(STONES), *args, "--no-models", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2 and said in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "out").exists()

@@ -282,7 +282,11 @@ EXPORT_OPTIONS = {
 
 def export_args(draw: st.DrawFn, workdir: Path) -> list[str]:
     path = where(draw, workdir, draw(deck_texts()), "deck.json")
-    args = ["export", "shop", path, "--out", draw(st.sampled_from(["out", "out/", ".", "deck.json/x"]))]
+    out = ["--out", draw(st.sampled_from(["out", "out/", ".", "deck.json/x"]))]
+    if draw(st.sampled_from([True, False, False])):  # Tabletop Simulator (without the kit's models: seconds each)
+        base = ["--url-base", draw(st.sampled_from(["https://x.org/", "x", ""]))] if draw(st.booleans()) else []
+        return ["export", "tts", path, "--no-models", *base, *out]
+    args = ["export", "shop", path, *out]
     options = draw(st.lists(st.sampled_from(sorted(EXPORT_OPTIONS)), max_size=3, unique=True))
     for option in options:
         args += [option, draw(st.sampled_from(EXPORT_OPTIONS[option]))]
