@@ -8,18 +8,21 @@ for more ink than the shop allows. The press profile is Ghostscript's SWOP profi
 brings); the PDF names it as its output intent.
 
 The PDF holds one page per card face, each a CMYK image at the shop's resolution with the
-page as its BleedBox and the card's cut as its TrimBox, and carries the PDF/X-1a:2001 keys
-(PDF 1.3, an output intent with the press profile, ``GTS_PDFXVersion``, ``Trapped``): no RGB, no
-transparency, no fonts to embed. ``ink`` measures what a page asks for, as the tests do.
+page as its BleedBox and the card's cut as its TrimBox, and carries the PDF/X-1a:2003 keys
+(a PDF 1.3 file, which X-1a:2003 allows; an output intent with the press profile,
+``GTS_PDFXVersion``, ``Trapped``, a file id): no RGB, no transparency, no fonts. ``ink``
+measures what a page asks for, as the tests do.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import io
 import shutil
 import subprocess
 import tempfile
+import zlib
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -88,61 +91,73 @@ def ink(image: Image.Image) -> float:
 
 def pdf(pages: Sequence[Image.Image], width_mm: float, height_mm: float, bleed_mm: float, title: str,
         author: str) -> bytes:
-    """A PDF/X-1a:2001 CMYK document: a page per image, each ``width_mm`` x ``height_mm`` (the
-    card and its bleed: the BleedBox), its TrimBox ``bleed_mm`` inside; the press profile as
-    its output intent."""
-    from reportlab.lib.utils import ImageReader
-    from reportlab.pdfbase import pdfdoc
-    from reportlab.pdfgen.canvas import Canvas
+    """A PDF/X-1a:2003 document of card faces: a page per image, each ``width_mm`` x
+    ``height_mm`` (the card and its bleed: the page and its BleedBox), its TrimBox
+    ``bleed_mm`` inside. CMYK images get the press profile as the output intent and the
+    PDF/X keys; RGB ones (for a shop that takes RGB) neither.
 
+    Written here, object by object, rather than through ReportLab, whose pages always
+    name a font it does not embed (a PDF/X check refuses any font not embedded); there is
+    nothing else in these files: images, boxes, an output intent. The same pages give the
+    same bytes (fixed dates; the file id is a digest of the pages).
+    """
     pt = 72 / 25.4
-    w, h, b = width_mm * pt, height_mm * pt, bleed_mm * pt
-    buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=(w, h), invariant=1, pageCompression=1)
-    canvas.setTitle(title)
-    canvas.setAuthor(author)
-    canvas.setCreator(author)
-    doc = canvas._doc
-    catalog, info = _x_classes()
-    doc.info.__class__ = info
-    profile = pdfdoc.PDFStream(pdfdoc.PDFDictionary({"N": 4}), PRESS.read_bytes(),
-                               filters=[pdfdoc.PDFStreamFilterZCompress()])
-    intent = pdfdoc.PDFDictionary({
-        "Type": pdfdoc.PDFName("OutputIntent"), "S": pdfdoc.PDFName("GTS_PDFX"),
-        "OutputConditionIdentifier": pdfdoc.PDFString(CONDITION), "OutputCondition": pdfdoc.PDFString(CONDITION_NAME),
-        "RegistryName": pdfdoc.PDFString("http://www.color.org"), "Info": pdfdoc.PDFString(CONDITION_NAME),
-        "DestOutputProfile": doc.Reference(profile),
-    })
-    doc.Catalog.__class__ = catalog
-    doc.Catalog.OutputIntents = pdfdoc.PDFArray([intent])
+    w, h, b = round(width_mm * pt, 3), round(height_mm * pt, 3), round(bleed_mm * pt, 3)
+    x = any(image.mode == "CMYK" for image in pages)
+    objects: list[bytes] = []  # object n is objects[n - 1]
+
+    def add(body: bytes) -> int:
+        objects.append(body)
+        return len(objects)
+
+    def stream(head: str, data: bytes) -> bytes:
+        packed = zlib.compress(data, 9)
+        return f"<< {head} /Filter /FlateDecode /Length {len(packed)} >>\nstream\n".encode() + packed + \
+            b"\nendstream"
+
+    catalog, tree, info = add(b""), add(b""), add(b"")
+    kids = []
     for image in pages:
-        if image.mode != "CMYK":
-            raise ValueError(f"expected CMYK pages, got {image.mode}")
-        canvas.setPageSize((w, h))
-        canvas.setCropBox((0, 0, round(w, 3), round(h, 3)), name="bleed")
-        canvas.setCropBox((round(b, 3), round(b, 3), round(w - b, 3), round(h - b, 3)), name="trim")
-        canvas.drawImage(ImageReader(image), 0, 0, width=w, height=h)
-        canvas.showPage()
-    return bytes(canvas.getpdfdata())
+        if image.mode not in ("CMYK", "RGB"):
+            raise ValueError(f"expected CMYK or RGB pages, got {image.mode}")
+        space = "/DeviceCMYK" if image.mode == "CMYK" else "/DeviceRGB"
+        picture = add(stream(f"/Type /XObject /Subtype /Image /Width {image.width} /Height {image.height} "
+                             f"/ColorSpace {space} /BitsPerComponent 8", image.tobytes()))
+        content = add(stream("", f"q {w:g} 0 0 {h:g} 0 0 cm /Face Do Q".encode()))
+        kids.append(add(f"<< /Type /Page /Parent {tree} 0 R /MediaBox [0 0 {w:g} {h:g}] "
+                        f"/BleedBox [0 0 {w:g} {h:g}] /TrimBox [{b:g} {b:g} {w - b:g} {h - b:g}] "
+                        f"/Resources << /XObject << /Face {picture} 0 R >> >> /Contents {content} 0 R >>".encode()))
+    objects[tree - 1] = f"<< /Type /Pages /Kids [{' '.join(f'{k} 0 R' for k in kids)}] /Count {len(kids)} >>".encode()
+    date = "D:20000101000000Z"
+    keys = f"/Title {_text(title)} /Author {_text(author)} /Creator {_text(author)} /Producer {_text(author)} " \
+           f"/CreationDate ({date}) /ModDate ({date})"
+    if x:
+        profile = add(stream("/N 4", PRESS.read_bytes()))
+        objects[catalog - 1] = (
+            f"<< /Type /Catalog /Pages {tree} 0 R /OutputIntents [<< /Type /OutputIntent /S /GTS_PDFX "
+            f"/OutputConditionIdentifier {_text(CONDITION)} /OutputCondition {_text(CONDITION_NAME)} "
+            f"/RegistryName {_text('http://www.color.org')} /Info {_text(CONDITION_NAME)} "
+            f"/DestOutputProfile {profile} 0 R >>] >>").encode()
+        keys += f" /GTS_PDFXVersion {_text('PDF/X-1a:2003')} /Trapped /False"
+    else:
+        objects[catalog - 1] = f"<< /Type /Catalog /Pages {tree} 0 R >>".encode()
+    objects[info - 1] = f"<< {keys} >>".encode()
+    out = io.BytesIO()
+    out.write(b"%PDF-1.3\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for n, body in enumerate(objects, start=1):
+        offsets.append(out.tell())
+        out.write(f"{n} 0 obj\n".encode() + body + b"\nendobj\n")
+    table = out.tell()
+    out.write(f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode())
+    for offset in offsets:
+        out.write(f"{offset:010d} 00000 n \n".encode())
+    digest = hashlib.md5(out.getvalue(), usedforsecurity=False).hexdigest()
+    out.write(f"trailer\n<< /Size {len(objects) + 1} /Root {catalog} 0 R /Info {info} 0 R "
+              f"/ID [<{digest}> <{digest}>] >>\nstartxref\n{table}\n%%EOF\n".encode())
+    return out.getvalue()
 
 
-@functools.lru_cache(maxsize=1)
-def _x_classes() -> tuple[type, type]:
-    """ReportLab's catalog and document info with the keys of PDF/X: an ``OutputIntents``
-    array in the catalog; ``GTS_PDFXVersion`` and ``Trapped`` in the info."""
-    from reportlab.pdfbase import pdfdoc
-
-    class Catalog(pdfdoc.PDFCatalog):  # type: ignore[misc]
-        __NoDefault__ = [*pdfdoc.PDFCatalog.__NoDefault__, "OutputIntents"]
-
-    class Info(pdfdoc.PDFInfo):  # type: ignore[misc]
-        def format(self, document: object) -> bytes:
-            d = {"Title": pdfdoc.PDFString(self.title), "Author": pdfdoc.PDFString(self.author),
-                 "Creator": pdfdoc.PDFString(self.creator), "Producer": pdfdoc.PDFString(self.producer),
-                 "GTS_PDFXVersion": pdfdoc.PDFString("PDF/X-1:2001"),
-                 "GTS_PDFXConformance": pdfdoc.PDFString("PDF/X-1a:2001"), "Trapped": pdfdoc.PDFName("False")}
-            d["ModDate"] = d["CreationDate"] = pdfdoc.PDFDate(ts=document._timeStamp,  # type: ignore[attr-defined]
-                                                              dateFormatter=self._dateFormatter)
-            return pdfdoc.PDFDictionary(d).format(document)  # type: ignore[no-any-return]
-
-    return Catalog, Info
+def _text(value: str) -> str:
+    """A PDF text string: hexadecimal UTF-16 with its byte-order mark (any character, no escapes)."""
+    return "<FEFF" + value.encode("utf-16-be").hex().upper() + ">"

@@ -96,13 +96,13 @@ _MINI, _SQUARE, _JUMBO = Product("mini", 1.75, 2.5), Product("square", 3.5, 3.5)
 
 SERVICES: dict[str, Service] = {
     "tgc": Service("tgc", "The Game Crafter", 300, 0.125, 0.125, (_MINI, _BRIDGE, _POKER, _SQUARE, _TAROT, _JUMBO),
-                   "png", template="https://help.thegamecrafter.com/article/39-poker-cards"),
+                   "png", template="https://help.thegamecrafter.com/article/39-templates"),
     "mpc": Service("mpc", "MakePlayingCards", 300, 0.12, 0.125, (_MINI, _BRIDGE, _POKER, _SQUARE, _TAROT),
                    "png", steps=(18, 36, 55, 72, 90, 108, 126, 144, 162, 180, 198, 216, 234, 396, 504, 612),
-                   template="https://www.makeplayingcards.com/design/custom-blank-card.html"),
+                   template="https://www.makeplayingcards.com/faq-photo.aspx"),
     "dtc": Service("dtc", "DriveThruCards", 300, 0.125, 0.125, (_MINI, _BRIDGE, _POKER, _SQUARE, _TAROT), "pdf",
                    colour="cmyk", colours=("cmyk", "rgb"), ink_limit=240, back_first=True,
-                   template="https://onebookshelfpublisherservice.zendesk.com/hc/en-us/articles/227867607"),
+                   template="https://help.drivethrupartners.com/hc/en-us/articles/12780748203543-Specifications-for-Print-Cards"),
     "png": Service("png", "one PNG a face", 300, 0.125, 0.125, (), "png"),
 }
 
@@ -264,7 +264,7 @@ def package(svc: Service, product: Product, found: Sequence[Deck], colour: str, 
                 pages = [cmyk.to_cmyk(f, svc.ink_limit) for f in faces]  # type: ignore[arg-type]
                 most = max(cmyk.ink(p) for p in pages)
                 note = (f"CMYK for the SWOP press (Ghostscript's profile, named as the output intent), at most "
-                        f"{svc.ink_limit} % ink in all (the most on any pixel: {most:.1f} %), PDF/X-1a:2001")
+                        f"{svc.ink_limit} % ink in all (the most on any pixel: {most:.1f} %), PDF/X-1a:2003")
             else:
                 pages = list(faces)  # type: ignore[arg-type]
                 note = "RGB"

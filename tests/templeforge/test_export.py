@@ -149,7 +149,10 @@ def test_drivethrucards_gets_a_cmyk_pdf_back_before_front_within_240_percent_ink
     root = reader.trailer["/Root"]
     (intent,) = root["/OutputIntents"]
     assert intent["/S"] == "/GTS_PDFX" and intent["/DestOutputProfile"].get_object()["/N"] == 4
-    assert reader.metadata["/GTS_PDFXConformance"] == "PDF/X-1a:2001"
+    assert reader.metadata["/GTS_PDFXVersion"] == "PDF/X-1a:2003" and reader.metadata["/Trapped"] == "/False"
+    assert len(reader.trailer["/ID"]) == 2
+    data = (tmp_path / "cards.pdf").read_bytes()
+    assert b"/Font" not in data and b"DeviceRGB" not in data  # PDF/X-1a: no font left unembedded, no RGB
     assert f"the most on any pixel: {most:.1f} %" in (tmp_path / "UPLOAD.txt").read_text()
 
 
