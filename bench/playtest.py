@@ -18,14 +18,16 @@ Measures, on this machine (compilation done before any clock starts):
 5. Monolyth (the default deck, generated first), three players: greedy and search agents in
    every seat, games a second (the engine is Python), the search agent's cost as a ratio to
    greedy's;
-6. memory: the process's peak resident size after a playtest of ``--games // 10`` games and
-   after one twice as long (rows are kept, states are not: it should stay flat).
+6. memory: the peak resident size of a process that runs a playtest of ``--games // 10``
+   games, and of one that runs twice as many (rows are kept, states are not: it should stay
+   flat);
+7. the rollout agent (Python) against random, two players: games a second and its wins.
 """
 
 from __future__ import annotations
 
 import argparse
-import resource
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -34,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from generators.common.deckfile import loads  # noqa: E402
-from generators.common.play import GreedyAgent, SearchAgent, play  # noqa: E402
+from generators.common.play import GreedyAgent, RandomAgent, RolloutAgent, SearchAgent, play  # noqa: E402
 from generators.common.playtest import Request, play_all  # noqa: E402
 from generators.monolyth import engine as monolyth  # noqa: E402
 from generators.monolyth.deck import deck_from_json as monolyth_deck  # noqa: E402
@@ -81,6 +83,17 @@ def main() -> int:
     print(f"Shifting Stones, search against greedy, 2 players: {fast:.0f} games/s compiled, {peer:.1f} in Python "
           f"(x{fast / peer:.0f}; target 20: {fast / 20:.1f}x over it)")
 
+    won = 0.0
+
+    def rollouts(seed: int) -> None:
+        nonlocal won
+        mine = seed % 2
+        seats = [RolloutAgent(), RandomAgent()] if mine == 0 else [RandomAgent(), RolloutAgent()]
+        won += play(stones, deck, 2, seed, seats).shares[mine]
+
+    speed = rate(10, rollouts)
+    print(f"Shifting Stones, rollout against random, 2 players (Python): {speed:.2f} games/s, won {won:g} of 10")
+
     locks = read_temple(DATA / "puzzle-temple-36-seed-1.json")
     for workers in (1, 2):
         started = time.perf_counter()
@@ -103,11 +116,15 @@ def main() -> int:
           f"(search x{greedy / search:.1f} the time of greedy)")
 
     memory = []
-    for games in (args.games // 10, args.games // 5):
-        play_all(stones.__name__, deck, Request(2, games, 1, ("greedy",)))
-        memory.append(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
-    print(f"peak memory after playtests of {args.games // 10} and {args.games // 5} games: {memory[0]:.0f} MB and "
-          f"{memory[1]:.0f} MB (ratio {memory[1] / memory[0]:.2f})")
+    for games in (args.games // 10, args.games // 5):  # each in a process of its own: its peak is the playtest's
+        code = (f"import resource, sys; sys.path.insert(0, {str(ROOT)!r}); from bench.playtest import stones, "
+                f"read_stones, DATA, Request, play_all; play_all(stones.__name__, read_stones(DATA / "
+                f"'shifting-stones-72-seed-1.json'), Request(2, {games}, 1, ('greedy',))); "
+                f"print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        memory.append(int(run.stdout.split()[-1]) / 1024)
+    print(f"peak memory of a playtest of {args.games // 10} and of {args.games // 5} games (each its own process): "
+          f"{memory[0]:.0f} MB and {memory[1]:.0f} MB (ratio {memory[1] / memory[0]:.2f})")
     return 0
 
 

@@ -5,7 +5,10 @@ Agents choose a move from what their seat sees (``Engine.seen``) and the legal m
 - ``random``: any legal move, uniformly;
 - ``greedy``: one-step look-ahead, the move after which ``Engine.value`` (its points and
   what its position promises, as the seat sees it) is highest; ties drawn at random;
-- ``search``: a search of its own turn two moves deep, over the best few moves of each step.
+- ``search``: a search of its own turn two moves deep, over the best few moves of each step;
+- ``rollout``: Monte Carlo rollouts: each of its best few moves tried on many deals of what
+  it cannot see, each followed by a few random moves of every seat, and judged by where it
+  then stands against the best of the others.
 
 The look-ahead agents look ahead on ``Engine.determinise``: the cards they cannot see dealt
 afresh at random, so that no agent peeks at a hidden hand or the next card of a pile.
@@ -137,7 +140,57 @@ class SearchAgent:
         return max([here] + [self._line(engine, engine.apply(state, m), seat, depth - 1) for _, m in ranked])
 
 
-AGENTS: dict[str, type[Any]] = {"random": RandomAgent, "greedy": GreedyAgent, "search": SearchAgent}
+class RolloutAgent:
+    """Monte Carlo with determinisation: each of its ``width`` best moves by one-step value
+    is played ``samples`` times, each time on a fresh deal of the cards it cannot see and
+    followed by ``horizon`` random moves of whoever is to act; a rollout's worth is the
+    seat's value where it ends (its share of the win, heavily, if the game ended) less the
+    best of the other seats'. The move with the best mean; ties drawn at random."""
+
+    name = "rollout"
+    plain = False  # no engine compiles it
+
+    def __init__(self, flat: bool = False, width: int = 6, samples: int = 8, horizon: int = 6) -> None:
+        self.flat = flat
+        self.width = width
+        self.samples = samples
+        self.horizon = horizon
+
+    def choose(self, engine: Any, state: Any, seat: int, rng: Any) -> Any:
+        legal = engine.moves(state)
+        if len(legal) == 1:
+            return legal[0]
+        first = engine.determinise(state, seat, rng)
+        tried = [m for _, m in _ranked(engine, first, seat, legal, self.flat)[:self.width]]
+        best: list[Any] = []
+        top = float("-inf")
+        for move in tried:
+            total = 0.0
+            for k in range(self.samples):
+                played = engine.apply(first if k == 0 else engine.determinise(state, seat, rng), move)
+                for _ in range(self.horizon):
+                    if engine.over(played):
+                        break
+                    options = engine.moves(played)
+                    played = engine.apply(played, options[rng.randrange(len(options))])
+                total += self._worth(engine, played, seat)
+            mean = total / self.samples
+            if mean > top + 1e-9:
+                best, top = [move], mean
+            elif mean > top - 1e-9:
+                best.append(move)
+        return best[rng.randrange(len(best))]
+
+    def _worth(self, engine: Any, state: Any, seat: int) -> float:
+        if engine.over(state):
+            return 1000.0 * float(engine.shares(state)[seat])
+        seats = range(len(engine.scores(state)))
+        mine = float(engine.value(state, seat, self.flat))
+        return mine - max((float(engine.value(state, o, self.flat)) for o in seats if o != seat), default=0.0)
+
+
+AGENTS: dict[str, type[Any]] = {"random": RandomAgent, "greedy": GreedyAgent, "search": SearchAgent,
+                                "rollout": RolloutAgent}
 
 
 def agents_from(names: Sequence[str], players: int, flat: bool = False) -> list[Any]:

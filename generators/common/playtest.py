@@ -278,6 +278,12 @@ def _agreement(ids: Sequence[Any], printed: Sequence[int | None], suggested: Seq
     return {"equal": _r(equal), "near": _r(near), "spearman": None if rho is None else _r(rho), "widest": widest}
 
 
+def _winner(shares: Sequence[float]) -> int | None:
+    """The seat (from 1) that won alone, or None when seats tied and shared the win."""
+    won = [s + 1 for s, share in enumerate(shares) if share > 0]
+    return won[0] if len(won) == 1 else None
+
+
 def tables(report_json: dict[str, Any], rows: Sequence[Row]) -> tuple[Any, Any]:
     """games.parquet's and cards.parquet's tables (pyarrow)."""
     import pyarrow as pa
@@ -286,8 +292,10 @@ def tables(report_json: dict[str, Any], rows: Sequence[Row]) -> tuple[Any, Any]:
         "kind": pa.array([r.kind for r in rows], pa.string()),
         "game": pa.array([r.index + 1 for r in rows], pa.int32()),
         "seed": pa.array([r.seed for r in rows], pa.int64()),
+        "seats": pa.array([len(r.agents) for r in rows], pa.int32()),
         "agents": pa.array([list(r.agents) for r in rows], pa.list_(pa.string())),
         "scores": pa.array([list(r.scores) for r in rows], pa.list_(pa.int32())),
+        "winner": pa.array([_winner(r.shares) for r in rows], pa.int32()),
         "winners": pa.array([[s + 1 for s, share in enumerate(r.shares) if share > 0] for r in rows],
                             pa.list_(pa.int32())),
         "turns": pa.array([r.turns for r in rows], pa.int32()),

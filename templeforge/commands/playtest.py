@@ -19,7 +19,8 @@ from templeforge.options import cluster_option, seed_option
 @seed_option("The seed every game's deal is drawn from.")
 @click.option("--agents", default="greedy", show_default=True, metavar="NAME[,NAME...]",
               help="Each seat's agent, repeated round the table: random (any legal move), greedy (the move "
-                   "that looks best one step ahead), search (its own turn searched two moves deep).")
+                   "that looks best one step ahead), search (its own turn searched two moves deep), rollout (its best "
+                   "moves each tried on many deals of the hidden cards, followed by random play).")
 @click.option("--workers", type=click.IntRange(1, 64), help="Worker processes; the results do not depend on it "
               "[default: up to 2].")
 @cluster_option
@@ -39,7 +40,7 @@ def playtest(deck_file: str, players: int, games: int, seed: int, agents: str, w
     wins by seat with their intervals, the length of a game, each card's value in play
     against its points, the scores per seat, the cards, the game's own questions);
     games.parquet (one row per game:
-    kind, game, seed, agents, scores, winners, turns, ended); cards.parquet (one row per
+    kind, game, seed, seats, agents, scores, winner, winners, turns, ended); cards.parquet (one row per
     card: id, players, dealt, scored, value, points, suggested_points). The same request
     gives the same bytes on any number of workers.
 

@@ -59,7 +59,8 @@ def test_a_playtest_writes_the_seats_the_length_and_every_cards_worth(played: Pa
 def test_the_tables_hold_every_game_and_every_card(played: Path) -> None:
     games = pq.read_table(played / "games.parquet").to_pylist()
     assert [g["kind"] for g in games] == ["seat"] * 8 + ["pricing"] * 8
-    assert all(len(g["scores"]) == 3 and g["winners"] and g["ended"] for g in games)
+    assert all(len(g["scores"]) == 3 and g["winners"] and g["ended"] and g["seats"] == 3 for g in games)
+    assert all(g["winner"] == g["winners"][0] if len(g["winners"]) == 1 else g["winner"] is None for g in games)
     cards = pq.read_table(played / "cards.parquet").to_pylist()
     said = json.loads((played / "playtest.json").read_text("utf-8"))
     assert [(c["id"], c["scored"]) for c in cards] == [(str(c["id"]), c["scored"]) for c in said["cards"]]

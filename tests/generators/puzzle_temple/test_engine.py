@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from generators.common.errors import RequestError
-from generators.common.play import GreedyAgent, RandomAgent, SearchAgent, play, replay
+from generators.common.play import GreedyAgent, RandomAgent, RolloutAgent, SearchAgent, play, replay
 from generators.puzzle_temple import engine
 from generators.puzzle_temple.deck import Deck, read_deck
 
@@ -188,7 +188,7 @@ def test_an_agent_chooses_from_what_its_seat_sees_and_never_peeks(deck: Deck) ->
             GreedyAgent().choose(engine, hidden, seat, random.Random(7))
 
 
-@pytest.mark.parametrize("agent", [GreedyAgent, SearchAgent])
+@pytest.mark.parametrize("agent", [GreedyAgent, SearchAgent, RolloutAgent])
 def test_the_look_ahead_agents_gather_one_colour_and_beat_the_random_one(deck: Deck, agent: type) -> None:
     won = 0.0
     for seed in range(20):

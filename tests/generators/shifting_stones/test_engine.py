@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from generators.common.errors import RequestError
-from generators.common.play import GreedyAgent, RandomAgent, SearchAgent, play, replay
+from generators.common.play import GreedyAgent, RandomAgent, RolloutAgent, SearchAgent, play, replay
 from generators.shifting_stones import engine
 from generators.shifting_stones.deck import Deck, read_deck
 from generators.shifting_stones.space import PAIRS
@@ -208,7 +208,7 @@ def test_a_determinised_state_looks_the_same_to_its_seat_and_keeps_every_invaria
     assert sample.hands[2] == state.hands[2] and sample != state  # the others' hands dealt afresh
 
 
-@pytest.mark.parametrize("agent", [GreedyAgent, SearchAgent])
+@pytest.mark.parametrize("agent", [GreedyAgent, SearchAgent, RolloutAgent])
 def test_an_agent_chooses_from_what_its_seat_sees_and_never_peeks(deck, agent: type) -> None:
     """Two states alike but for the others' hands and the draw pile: the same choice (an
     agent that read a hidden card, or the next card it would draw, could choose otherwise)."""
@@ -217,6 +217,16 @@ def test_an_agent_chooses_from_what_its_seat_sees_and_never_peeks(deck, agent: t
         hidden = engine.determinise(state, 0, random.Random(seed + 100))
         assert engine.seen(hidden, 0) == engine.seen(state, 0)
         assert agent().choose(engine, state, 0, random.Random(7)) == agent().choose(engine, hidden, 0, random.Random(7))
+
+
+@pytest.mark.slow
+def test_the_rollout_agent_beats_the_random_one(deck) -> None:
+    """Monte Carlo rollouts on deals of the hidden cards (Python, about 2 s a game)."""
+    won = 0.0
+    for seed in range(10):
+        seats = [RolloutAgent(), RandomAgent()] if seed % 2 == 0 else [RandomAgent(), RolloutAgent()]
+        won += play(engine, deck, 2, seed, seats).shares[seed % 2]
+    assert won >= 0.8 * 10
 
 
 def test_the_search_agent_beats_the_random_one_and_the_greedy_one(deck) -> None:
