@@ -189,7 +189,9 @@ class Rules(Protocol):
 
 
 class Printed(Protocol):
-    """A deck on paper: the files, how the card pages are laid out, and a label per card."""
+    """A deck on paper: the files, how the card pages are laid out, and a label per card.
+    Optionally ``pieces``: its paper pieces (tokens, stones) as (file name, that file's
+    imposition, a name per piece), which a virtual table takes one by one."""
 
     @property
     def files(self) -> Mapping[str, bytes]: ...

@@ -265,6 +265,7 @@ class Printed:
     imposition: Imposition
     tokens: Imposition
     labels: tuple[str, ...]
+    pieces: tuple[tuple[str, Imposition, tuple[str, ...]], ...] = ()  #: paper pieces: file, its sheets, names
 
 
 def make(deck: Deck, request: Request, title: str) -> Printed:
@@ -297,7 +298,9 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
     cal = calibration_pdf(settings, imposition, title, TITLE)
     if cal is not None:
         files["calibration.pdf"] = cal
-    return Printed(files, size, imposition, token_sheet, tuple(str(c.id) for c in deck.cards))
+    names = tuple(f"{k} token {v}" for k, v, _ in tokens)
+    return Printed(files, size, imposition, token_sheet, tuple(str(c.id) for c in deck.cards),
+                   (("tokens.pdf", token_sheet, names),))
 
 
 def deck_title(deck: Deck, path: str | Path) -> str:

@@ -439,6 +439,17 @@ def tokens_of(box: Box) -> list[tuple[str, str, str]]:
     return out
 
 
+def token_names(box: Box) -> list[str]:
+    """Each paper token's name, in ``tokens_of``'s order."""
+    out = []
+    for c in box.colours:
+        out += [f"{c.name} crystal"] * c.supply
+    for name, _ in PLAYER_COLOURS:
+        out += [f"{name} curse marker"] * 5 + [f"{name} score marker"]
+    out += [f"{name} meeple" for name, _ in PLAYER_COLOURS]
+    return out
+
+
 def draw_track(pen: Pen, slot: Slot) -> None:
     """The score track: 0 to ``TRACK_TOP`` in a grid of squares."""
     inner = slot.safe.inset(FRAME_INSET)
@@ -470,6 +481,7 @@ class Printed:
     labels: tuple[str, ...]
     table: Imposition | None = None
     tokens: Imposition | None = None
+    pieces: tuple[tuple[str, Imposition, tuple[str, ...]], ...] = ()  #: paper pieces: file, its sheets, names
 
 
 def pairs(items: Sequence[object], key: Callable[[object], object], first: Callable[[object], bool],
@@ -558,7 +570,8 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
     cal = calibration_pdf(settings, imposition, title, TITLE)
     if cal is not None:
         files["calibration.pdf"] = cal
-    return Printed(files, size, imposition, grid_sheet, tuple(ids), table_sheet, token_sheet)
+    return Printed(files, size, imposition, grid_sheet, tuple(ids), table_sheet, token_sheet,
+                   (("tokens.pdf", token_sheet, tuple(token_names(box))),))
 
 
 def deck_title(deck: Deck, path: str | Path) -> str:

@@ -253,6 +253,7 @@ class Printed:
     stones: Imposition
     labels: tuple[str, ...]
     references: int
+    pieces: tuple[tuple[str, Imposition, tuple[str, ...]], ...] = ()  #: paper pieces: file, its sheets, names
 
 
 def make(deck: Deck, request: Request, title: str) -> Printed:
@@ -308,7 +309,8 @@ def make(deck: Deck, request: Request, title: str) -> Printed:
     cal = calibration_pdf(settings, imposition, title, TITLE)
     if cal is not None:
         files["calibration.pdf"] = cal
-    return Printed(files, size, imposition, stones, labels, references)
+    return Printed(files, size, imposition, stones, labels, references,
+                   (("stones.pdf", stones, tuple(f"stone {n}" for n in names)),))
 
 
 def deck_title(deck: Deck, path: str | Path) -> str:

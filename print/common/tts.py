@@ -131,6 +131,17 @@ def tile_object(name: str, front_url: str, back_url: str, place: dict[str, float
                                                            "Stretch": True}}}
 
 
+def token_object(name: str, url: str, place: dict[str, float], thickness: float = 0.2) -> dict[str, Any]:
+    """A token cut to its picture's outline (the picture's clear background is cut away),
+    stackable."""
+    return {"Name": "Custom_Token", "Transform": place, "Nickname": name, "Description": "",
+            "ColorDiffuse": {"r": 1.0, "g": 1.0, "b": 1.0}, "Locked": False, "Grid": True, "Snap": True,
+            "Hands": False, "CustomImage": {"ImageURL": url, "ImageSecondaryURL": "", "ImageScalar": 1.0,
+                                            "WidthScale": 0.0,
+                                            "CustomToken": {"Thickness": thickness, "MergeDistancePixels": 15.0,
+                                                            "StandUp": False, "Stackable": True}}}
+
+
 def saved_object(title: str, objects: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """A saved object holding ``objects`` (the file Tabletop Simulator lists under Saved
     Objects)."""

@@ -350,7 +350,59 @@ def _table(module: Any, proved: Any, given: dict[str, Any], title: str
             objects.append(tts.tile_object(f"{stem} {k + 1}", HERE + a, HERE + b,
                                            tts.transform(2.5 * w_in * k - 6.0, 8.0, w_in / 2)))
         lines.append(f"{stem}: {plural(len(fronts), 'board')} as tiles, both sides")
+    for pdf_name, imposition, names in getattr(printed, "pieces", ()):
+        (cut, placed), said = _pieces(printed.files[pdf_name], imposition, names, pdf_name.removesuffix(".pdf"))
+        files.update(cut)
+        objects += placed
+        lines.append(said)
     return files, objects, lines
+
+
+def _pieces(pdf: bytes, imposition: Any, names: Any, stem: str) -> tuple[tuple[dict[str, bytes], list[Any]], str]:
+    """A sheet of paper pieces cut into its pieces along their trims, rendered on a clear
+    background: a piece printed on both sides as a two-sided tile; one printed on one side
+    as a token, whose outline the table takes from the picture's clear background (a round
+    crystal stays round). Pieces of one name (the twelve red crystals) share one picture."""
+    import pypdfium2 as pdfium
+
+    from print.common import tts
+    from print.common.previews import pixel_box
+
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        pages = [doc[i].render(scale=300 / 72, fill_color=(255, 255, 255, 0)).to_pil().convert("RGBA")
+                 for i in range(len(doc))]
+    finally:
+        doc.close()
+    faces: dict[int, Any] = {}
+    backs: dict[int, Any] = {}
+    width: dict[int, float] = {}
+    for page, sheet in zip(pages, imposition.pages):
+        for slot in sheet.fronts:
+            faces[slot.card] = page.crop(pixel_box(slot.trim, sheet.height, 300))
+            width[slot.card] = slot.trim.w / 25.4
+        for slot in sheet.backs:
+            backs[slot.card] = page.crop(pixel_box(slot.trim, sheet.height, 300))
+    files: dict[str, bytes] = {}
+    objects: list[Any] = []
+    seen: dict[tuple[str, str], str] = {}
+
+    def stored(image: Any, name: str, side: str) -> str:
+        if (name, side) not in seen:
+            seen[name, side] = f"images/{stem}-{len(seen) + 1}.png"
+            files[seen[name, side]] = tts.png(image)
+        return HERE + seen[name, side]
+
+    for k in sorted(faces):
+        place = tts.transform(-12.0 + 1.5 * (k % 16), 14.0 + 1.5 * (k // 16), width[k] / 2)
+        if k in backs:
+            objects.append(tts.tile_object(names[k], stored(faces[k], names[k], "front"),
+                                           stored(backs[k], names[k], "back"), place, thickness=0.1))
+        else:
+            objects.append(tts.token_object(names[k], stored(faces[k], names[k], "front"), place))
+    two = sum(1 for k in faces if k in backs)
+    kind = "two-sided tiles" if two == len(faces) else "tokens cut to their outline" if not two else "pieces"
+    return (files, objects), f"{stem}: {plural(len(faces), 'piece')} as {kind} ({plural(len(seen), 'picture')})"
 
 
 def _card_name(label: str) -> str:

@@ -203,8 +203,8 @@ def test_a_tts_save_is_a_deck_of_the_right_cards_on_sheets_tts_takes(tmp_path: P
     assert result.exit_code == 0, result.output
     save = saved(tmp_path)
     assert {"SaveName", "ObjectStates", "TabStates", "VersionNumber"} <= set(save)
-    (deck,) = save["ObjectStates"]
-    assert deck["Name"] == "DeckCustom" and set(deck["CustomDeck"]) == {"1", "2"}
+    (deck,) = [o for o in save["ObjectStates"] if o["Name"] == "DeckCustom"]
+    assert set(deck["CustomDeck"]) == {"1", "2"}
     assert deck["DeckIDs"] == [*range(100, 169), *range(200, 207)]  # 69 on the first sheet, 7 on the second
     cards = deck["ContainedObjects"]
     assert [c["CardID"] for c in cards] == deck["DeckIDs"]
@@ -232,7 +232,7 @@ def test_a_tts_sheet_holds_each_card_where_its_id_says(tmp_path: Path) -> None:
     assert run("export", "tts", str(STONES), "--no-models", "--out", str(tmp_path / "tts")).exit_code == 0
     assert run("pdf", str(STONES), "--layout", "cards", "--duplex", "long", "--bleed", "0", "--no-previews",
                "--out", str(tmp_path / "pdf")).exit_code == 0
-    (deck,) = saved(tmp_path / "tts")["ObjectStates"]
+    (deck,) = [o for o in saved(tmp_path / "tts")["ObjectStates"] if o["Name"] == "DeckCustom"]
     sheet = deck["CustomDeck"]["1"]
     image = Image.open(sheet["FaceURL"].removeprefix("file://")).convert("RGB")
     cols = sheet["NumWidth"]
@@ -303,3 +303,24 @@ def test_a_bad_tts_request_is_one_line(tmp_path: Path, args: list[str], said: st
     result = run("export", "tts", str(STONES), *args, "--no-models", "--out", str(tmp_path / "out"))
     assert result.exit_code == 2 and said in result.output and "Traceback" not in result.output
     assert not (tmp_path / "out").exists()
+
+
+def test_paper_pieces_become_tokens_cut_to_their_outline_or_two_sided_tiles(tmp_path: Path) -> None:
+    monolyth = DATA / "monolyth-3-seed-2.json"
+    assert run("export", "tts", str(monolyth), "--no-models", "--out", str(tmp_path / "m")).exit_code == 0
+    tokens = [o for o in saved(tmp_path / "m")["ObjectStates"] if o["Name"] == "Custom_Token"]
+    assert len(tokens) == 38 and {t["Nickname"].split(" token ")[0] for t in tokens} == {"level", "structure",
+                                                                                           "prophecy"}
+    level = next(t for t in tokens if t["Nickname"].startswith("level"))
+    picture = Image.open(level["CustomImage"]["ImageURL"].removeprefix("file://"))
+    assert picture.mode == "RGBA" and picture.getpixel((2, 2))[3] == 0  # a round token: its corners cut away
+    assert picture.getpixel((picture.width // 2, picture.height // 2))[3] == 255
+    names = [t["Nickname"] for t in tokens]
+    twice = max(set(names), key=names.count)
+    same = [t["CustomImage"]["ImageURL"] for t in tokens if t["Nickname"] == twice]
+    assert len(same) >= 2 and len(set(same)) == 1  # pieces of one name share a picture
+
+    assert run("export", "tts", str(STONES), "--no-models", "--out", str(tmp_path / "s")).exit_code == 0
+    stones = [o for o in saved(tmp_path / "s")["ObjectStates"] if o["Name"] == "Custom_Tile"]
+    assert len(stones) == 9  # the nine stones, each with its two faces
+    assert all(s["CustomImage"]["ImageURL"] != s["CustomImage"]["ImageSecondaryURL"] for s in stones)
