@@ -156,6 +156,7 @@ def test_drivethrucards_gets_a_cmyk_pdf_back_before_front_within_240_percent_ink
     assert f"the most on any pixel: {most:.1f} %" in (tmp_path / "UPLOAD.txt").read_text()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(NO_CMYK is not None, reason=str(NO_CMYK))
 def test_the_same_export_gives_the_same_bytes_and_drops_faces_of_a_longer_one(tmp_path: Path) -> None:
     for folder in ("a", "b"):
@@ -248,6 +249,7 @@ def test_a_tts_sheet_holds_each_card_where_its_id_says(tmp_path: Path) -> None:
         assert int(np.argmin(distances)) == place and min(distances) < 3
 
 
+@pytest.mark.slow
 def test_a_tts_save_of_a_game_with_boards_and_pieces(tmp_path: Path) -> None:
     result = run("export", "tts", str(TEMPLES), "--out", str(tmp_path), "--url-base", "https://example.org/mot/")
     assert result.exit_code == 0, result.output
