@@ -22,7 +22,7 @@ random order meets ``(f1 + f2 + ...) / (s + 1)`` of failed work before the first
 good child is a uniform pick among the ``s``. So dead ends that are large and likely to be
 tried first raise the figure; many tilings, forced steps and few pieces lower it. The
 figure depends only on the puzzle, not on any engine's cell order. ``bench/difficulty.py``
-holds it against solvers that do not share its model (see the README).
+holds it against solvers that do not share its model (see the documentation).
 
 ``success`` (the chance the model solver never has to backtrack) and ``forced`` (steps on the
 way to the first tiling where one placement was the only option) are reported beside it.

@@ -3,7 +3,7 @@
 Each command lives in ``templeforge.commands.<name>`` and is imported only when it runs (or
 when help lists it), so ``templeforge --help`` does not load the solvers. Commands parse,
 call the library, write files and echo a short summary; every error ends here as one line
-on stderr and an exit status (``EXIT``, documented in the README).
+on stderr and an exit status (``EXIT``, documented in docs/reference.md).
 """
 
 from __future__ import annotations

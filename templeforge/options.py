@@ -95,3 +95,20 @@ unverified_option = click.option(
     "--unverified", is_flag=True,
     help="Print a deck that is not proved (a sketch) without verifying it: every card, plate and page then "
          "says UNVERIFIED. A sealed deck is proved and printed unmarked.")
+
+
+def paper_deck(deck_file: str, given: dict[str, Any], also: frozenset[str] = frozenset()) -> tuple[Any, ...]:
+    """A deck to print and its game's print module: ``(game, deck, data, module)``; a print
+    option given (``given``, the unset ones already left out) that the game does not use,
+    nor ``also``, is refused naming its flag."""
+    from generators import open_deck
+    from print import paper_of
+    from print.common.options import OPTIONS
+
+    info, deck, data = open_deck(deck_file)
+    module = paper_of(info)
+    unused = sorted(set(given) - module.USES - also)
+    if unused:
+        flags = ", ".join(o.flag for o in OPTIONS if o.name in unused)
+        raise click.UsageError(f"{flags}: not used for {info.title} decks")
+    return info, deck, data, module

@@ -1,6 +1,6 @@
 """The 3D kit's options, declared once (``generators.common.options.Option``): from them
 come the options of ``templeforge cad``, the keys of a build profile's ``[cad]`` section and
-the README's table. The physical settings (``cad.common.profile``) are the other keys of
+the documentation's table. The physical settings (``cad.common.profile``) are the other keys of
 ``[cad]``."""
 
 from __future__ import annotations

@@ -62,7 +62,7 @@ class Column:
 
 
 def markdown_columns(columns: Sequence[Column]) -> str:
-    """The README's table of a corpus's columns."""
+    """The documentation's table of a corpus's columns."""
     rows = ["| column | type | meaning |", "|---|---|---|"]
     rows += [f"| `{c.name}` | {c.type} | {c.doc.replace('|', chr(92) + '|')} |" for c in columns]
     return "\n".join(rows)

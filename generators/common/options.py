@@ -4,7 +4,7 @@ Each ``Option`` names a request field (``blocks_per_face``), its kind, default a
 the parser that turns what a user wrote into a value. From that one declaration come the
 command-line options of ``templeforge generate <game>`` (``--blocks-per-face``), the keys of
 a TOML profile, the parameters recorded in the deck file, and the option table in the
-README (``markdown_table``; a test holds the README to it).
+the documentation (``markdown_table``; a test holds the documentation to it).
 
 ``resolve`` merges a profile with the command line (the command line wins when the user
 gave the option) and parses every value, collecting every problem before it fails.
@@ -36,9 +36,9 @@ class Option:
         parse: turns a raw value (a command-line string or a TOML value) into the field's
             value, raising ``RequestError`` that names the field it is given.
         default: the raw default (None: the field is unset unless given).
-        help: one sentence for ``--help`` and the README.
+        help: one sentence for ``--help`` and the documentation.
         metavar: how the value is written (``N|MIN-MAX``); ``FLAG`` for an on/off switch.
-        default_text: how the default reads in the README when it is not a plain value.
+        default_text: how the default reads in the documentation when it is not a plain value.
         choices: the allowed words, for ``--help``.
         path: the value is a file path, taken relative to a profile's folder.
         recorded: whether the deck file records the field among its parameters.
@@ -255,7 +255,7 @@ def recorded(options: Sequence[Option], values: Mapping[str, Any]) -> dict[str, 
 
 
 def markdown_table(options: Sequence[Option]) -> str:
-    """The README's option table."""
+    """The documentation's option table."""
     rows = ["| option | default | meaning |", "|---|---|---|"]
     for o in options:
         name = f"`{o.flag}/--no-{o.flag[2:]}`" if o.is_switch else f"`{o.flag} {o.metavar}`"

@@ -10,7 +10,7 @@ ring's last pieces are left; with 50 pieces and 30 singles, 195 cubes, nearly ev
 4-player game ran out before anyone finished); five boards, each
 with its four edges in a different four of the colours (each board leaves one out); 14
 level tokens and 4 structure tokens with values of ours. A designer's own comes from TOML
-(``read_pool``; see the README), with prophecy token values of their own if they like (else
+(``read_pool``; see the documentation), with prophecy token values of their own if they like (else
 the generator shares the box's prophecy tokens out by their chances).
 
 Nouns:
@@ -115,7 +115,7 @@ DEFAULT = _default()
 
 
 def pool_from(data: Mapping[str, Any], source: str, board: Board | None = None) -> Pool:
-    """A pool from a TOML table (or a deck file's ``pool``); see the README for the fields.
+    """A pool from a TOML table (or a deck file's ``pool``); see the documentation for the fields.
 
     Raises:
         RequestError: every problem, each naming its field.

@@ -64,7 +64,8 @@ def _difficulty(value: Any, label: str) -> dict[Tier, int] | str | None:
 
 
 OPTIONS: tuple[Option, ...] = (
-    Option("pool", _pool, "ours", "the pieces, singles, boards and tokens: `ours` (see README) or a pool TOML file",
+    Option("pool", _pool, "ours", "the pieces, singles, boards and tokens: `ours` (see docs/games/monolyth.md) or a "
+           "pool TOML file",
            metavar="ours|FILE.toml", path=True),
     whole("cards", 10, "structure cards in the deck (the box has 10)", low=1, high=200),
     Option("height", _height, 3, "the monolith's height: 3 (3-4 players) or 4 (1-2 players)", metavar="3|4"),

@@ -6,7 +6,7 @@ each of green and purple. The grids' lines and the temples' tracks are not publi
 without crossing lines, from a chain (11 lines: 1B, whose ability plays strongest) to a hive
 (24); and five
 temples (``OURS_TEMPLES``, used by ``--grids-only``), one per colour, each with a side for
-2-3 players and one for 4. A designer's own comes from TOML (``read_box``; see the README):
+2-3 players and one for 4. A designer's own comes from TOML (``read_box``; see the documentation):
 any of ``supply``, ``colours``, ``[[grids]]`` and ``[[temples]]``; what is not given is ours.
 
 Nouns:
@@ -166,7 +166,7 @@ def _ours() -> tuple[Side, ...]:
     twin_lines += [(0, 6), (1, 11), (5, 7)]
     from generators.mystery_of_the_temples.components import OURS, bonus_text
 
-    # The lines are ours to design, and they balance the seats in play (see the README's
+    # The lines are ours to design, and they balance the seats in play (see the documentation's
     # playtests): the strongest abilities (1B's two actions at a temple, 2A's three
     # colourless that become any colour) get a chain, one path through all twelve slots (by
     # rows, by columns); the other sides of boards 1-3 two rings, the most lines.
@@ -214,7 +214,7 @@ DEFAULT = Box("ours", tuple(Colour(*c) for c in COLOURS), _ours(), OURS_TEMPLES)
 
 
 def box_from(data: Mapping[str, Any], source: str, playable: bool = True) -> Box:
-    """A box from a TOML table (or a deck file's fields); see the README. What is not given
+    """A box from a TOML table (or a deck file's fields); see the documentation. What is not given
     is ours. ``playable``: the other cards must be playable too (a deck file read leaves
     that to verify).
 

@@ -44,7 +44,8 @@ def _length(value: Any, label: str) -> tuple[int, int]:
 
 
 OPTIONS: tuple[Option, ...] = (
-    Option("box", parse_box, "ours", "the supply and grid sides: `ours` (see README) or a box TOML file",
+    Option("box", parse_box, "ours", "the supply and grid sides: `ours` (see docs/games/mystery-of-the-temples.md) "
+           "or a box TOML file",
            metavar="ours|FILE.toml"),
     Option("length", _length, "1-4", "`N` or `MIN-MAX` crystals a run asks for", metavar="N|MIN-MAX"),
 )

@@ -45,7 +45,8 @@ def _balance(value: Any, label: str) -> float:
 
 
 OPTIONS: tuple[Option, ...] = (
-    Option("box", parse_box, "ours", "the supply, grid sides and temples: `ours` (see README) or a box TOML file; the "
+    Option("box", parse_box, "ours", "the supply, grid sides and temples: `ours` (see "
+           "docs/games/mystery-of-the-temples.md) or a box TOML file; the "
            "generator makes temples for its grids (with --grids-only, grids for its temples)",
            metavar="ours|FILE.toml", path=True),
     whole("track", 9, "crystals on a temple's track", low=3, high=12),

@@ -55,7 +55,7 @@ def summary(deck: Deck, check: DeckCheck, spec: Any = None) -> list[Figure]:
                         f"(easy below {low} bits, hard from {high}; {check.scale})"))
     values = [f.difficulty for f in check.faces if f.difficulty is not None]
     if values:
-        out.append(Histogram.of("face difficulty (bits, see README)", values))
+        out.append(Histogram.of("face difficulty (bits)", values))
     reference = getattr(spec, "like", None)
     if reference is not None and values:
         out.extend(likeness(deck, check, reference))

@@ -86,7 +86,8 @@ def _like(value: Any, label: str) -> Any:
 
 OPTIONS: tuple[Option, ...] = (
     Option("tiles", _tiles, "published", "the stones: `published` (Sun/Moon x1, Fish/Bird x2, Horse/Boat x3, "
-           "Seed/Tree x3) or a tile set TOML file (see README)", metavar="published|FILE.toml", path=True),
+           "Seed/Tree x3) or a tile set TOML file (see docs/games/shifting-stones.md)", metavar="published|FILE.toml",
+           path=True),
     whole("cards", 72, "pattern cards in the deck (the published game has 72)", low=1, high=500),
     Option("mix", parse_mix, None, "cards per points value, like `1:28,2:26,3:13,5:5`; alone it sets the "
            "deck size (`1:8,2:4,3:3,5:1` is the solo deck)", metavar="P:N,...",

@@ -1,5 +1,5 @@
 """The print options, declared once (``generators.common.options.Option``): from them come
-the options of ``templeforge pdf``, the keys of a profile's print section and the README's
+the options of ``templeforge pdf``, the keys of a profile's print section and the documentation's
 table. Every game prints through the same sheet options; ``size``'s ``auto`` is settled by
 the game (the smallest preset that holds its largest card)."""
 

@@ -8,7 +8,7 @@ resolution: what the shop prints is what ``templeforge pdf`` draws. Which file o
 is a deck is read from the PDFs themselves: every page the card with its bleed, fronts and
 backs alternating.
 
-Services (the templates each size follows are cited in the README):
+Services (the templates each size follows are cited in docs/paper.md):
     tgc   The Game Crafter: a PNG per face, RGB, 300 dpi, 1/8 in bleed (poker 825 x 1125 px);
     mpc   MakePlayingCards: a PNG per face, RGB, 300 dpi, 36 px bleed (poker 822 x 1122 px);
     dtc   DriveThruCards: one PDF per deck, each card's back before its front, CMYK within

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from print.common.options import OPTIONS
-from templeforge.options import declared, unverified_option
+from templeforge.options import declared, paper_deck, unverified_option
 from templeforge.terminal import plural
 
 #: The print options a service leaves to the designer (the sheet's geometry is the service's).
@@ -70,12 +70,10 @@ def shop(deck_file: str, service: str, product: str | None, colour: str | None, 
 
         templeforge export shop output/GAME/deck.json --service tgc
     """
-    from generators import open_deck
     from generators.common.errors import RequestError
     from generators.common.files import output_path, write_files
     from generators.common.options import resolve
     from generators.common.proof import prove, stamped
-    from print import paper_of
     from print.common import shop as shops
     from templeforge.heartbeat import Heartbeat
 
@@ -92,12 +90,7 @@ def shop(deck_file: str, service: str, product: str | None, colour: str | None, 
             raise RequestError(why)
     chosen = svc.product(product) if product is not None else None
     given = {k: v for k, v in given.items() if v is not None}
-    info, deck, data = open_deck(deck_file)
-    module = paper_of(info)
-    unused = sorted(set(given) - module.USES)
-    if unused:
-        flags = ", ".join(o.flag for o in OPTIONS if o.name in unused)
-        raise click.UsageError(f"{flags}: not used for {info.title} decks")
+    info, deck, data, module = paper_deck(deck_file, given)
     folder = Path(out) if out is not None else Path("output") / info.name / f"shop-{svc.name}"
     output_path(f"{folder}/", "UPLOAD.txt")  # can be written, checked before any work
     title = module.deck_title(deck, deck_file)
@@ -201,7 +194,6 @@ def tts(deck_file: str, url_base: str | None, models: bool, out: str | None, unv
     """
     import json
 
-    from generators import open_deck
     from generators.common.errors import RequestError
     from generators.common.files import output_path, write_files
     from generators.common.proof import prove
@@ -211,14 +203,7 @@ def tts(deck_file: str, url_base: str | None, models: bool, out: str | None, unv
     if url_base is not None and not (url_base.startswith(("https://", "http://")) and url_base.endswith("/")):
         raise RequestError(f"--url-base: expected an http(s) address ending in /, got {url_base!r}")
     given = {k: v for k, v in given.items() if v is not None}
-    info, deck, data = open_deck(deck_file)
-    from print import paper_of
-
-    module = paper_of(info)
-    unused = sorted(set(given) - module.USES - ({"players"} if models else set()))
-    if unused:
-        flags = ", ".join(o.flag for o in OPTIONS if o.name in unused)
-        raise click.UsageError(f"{flags}: not used for {info.title} decks")
+    info, deck, data, module = paper_deck(deck_file, given, frozenset({"players"}) if models else frozenset())
     folder = Path(out) if out is not None else Path("output") / info.name / "tts"
     name = slug(f"{info.title} {Path(deck_file).stem}")
     output_path(f"{folder}/", f"{name}.json")

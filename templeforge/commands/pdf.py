@@ -10,7 +10,7 @@ import click
 
 # the declarations are light (no ReportLab): `templeforge --help` stays quick
 from print.common.options import OPTIONS, OUT  # noqa: E402  (after the templeforge imports on purpose)
-from templeforge.options import declared, out_folder, unverified_option
+from templeforge.options import declared, out_folder, paper_deck, unverified_option
 from templeforge.terminal import plural
 
 
@@ -42,20 +42,13 @@ def pdf(deck_file: str, previews: bool, unverified: bool, **given: Any) -> None:
 
         templeforge pdf output/GAME/deck.json --paper letter --duplex long
     """
-    from generators import open_deck
     from generators.common.options import resolve
     from generators.common.proof import prove
 
     given = {k: v for k, v in given.items() if v is not None}
     resolved = resolve(OPTIONS, given)
-    info, deck, data = open_deck(deck_file)
-    from print import deck_files, paper_of
-
-    module = paper_of(info)
-    unused = sorted(set(given) - module.USES)
-    if unused:
-        flags = ", ".join(o.flag for o in OPTIONS if o.name in unused)
-        raise click.UsageError(f"{flags}: not used for {info.title} decks")
+    info, deck, data, module = paper_deck(deck_file, given)
+    from print import deck_files
     out = out_folder(resolved.values["out"], OUT, info.name)
     from generators.common.files import output_path, write_files
 

@@ -560,6 +560,7 @@ def hand_written(deck: dict) -> dict:
     return plain
 
 
+@pytest.mark.slow  # three builds (about 27 s): the default run stays within its three minutes
 def test_build_takes_a_designers_deck_proves_completes_and_seals_it(built: Path, tmp_path: Path) -> None:
     made = json.loads((built / "out" / "puzzle-temple" / "deck.json").read_text())
     mine = tmp_path / "mine.json"

@@ -191,11 +191,11 @@ def _statuses_in_help(command: list[str]) -> set[int]:
 
 
 def test_the_readme_lists_every_status_each_command_can_give() -> None:
-    """The README's table of statuses per command, row for row what each command's help
+    """The documentation's table of statuses per command, row for row what each command's help
     says (its own statuses and the four every command shares)."""
     import re
 
-    readme = (ROOT / "README.md").read_text("utf-8")
+    readme = (ROOT / "docs" / "reference.md").read_text("utf-8")
     table = readme.split("Which command can give which", 1)[1].split("\n\n")[1]
     rows = re.findall(r"^\| `templeforge ([a-z ]+?)(?: GAME)?` \| ([0-9, ]+) \|$", table, re.M)
     commands = {name: {int(n) for n in said.split(", ")} for name, said in rows}

@@ -11,7 +11,9 @@ from generators.common import parse
 from generators.common.errors import RequestError
 from generators.common.options import markdown_table, resolve
 
-README = (Path(__file__).parents[3] / "README.md").read_text()
+ROOT = Path(__file__).parents[3]
+#: The README and the documentation's pages, where the option tables live.
+README = "\n".join(p.read_text() for p in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))])
 
 
 @pytest.mark.parametrize("name", list(GAMES))
