@@ -9,14 +9,16 @@ columns it touched marked); the
 turns the greedy player needs (the deck's scale: ``measure.difficulty``) with the bound of
 perfect play where the height maps are few enough; the tier on the deck's own scale, or
 where it falls against the default deck's band; and a card of the deck that asks for the
-same structure (turned or mirrored where the deck allows). Colours a card asks for are kept
-as they are: the editor paints heights.
+same structure (turned or mirrored where the deck allows).
+
+Colours: the draft's ``level1`` ... ``levelN`` are rows of colour letters (the pool's, ``.``
+for a cube of any colour), one grid per level from the floor, painted on the editor's
+colour layers; a letter asks the cube of that column at that level to be of that colour.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from generators.common.errors import RequestError
@@ -24,7 +26,7 @@ from generators.common.studio import new_id, placed
 from generators.monolyth import iso
 from generators.monolyth.deck import Card, Deck
 from generators.monolyth.pool import SIDE
-from generators.monolyth.structure import ANY, key, rows_of, target_from
+from generators.monolyth.structure import ANY, colours_from, key, rows_of, target_from
 from solver.heightmap import Cube
 
 #: Greys from the floor up: a column's colour says its height.
@@ -35,11 +37,13 @@ UNIT = 34
 PLATE, GHOST, EDGE = "#C9D1D9", "#E4E9EE", "#2E3A46"
 
 
-def picture(deck: Deck, asked: Sequence[int | None], built: Mapping[Cube, str], fresh: Iterable[Cube] = ()) -> str:
+def picture(deck: Deck, asked: Sequence[int | None], built: Mapping[Cube, str], fresh: Iterable[Cube] = (),
+            wanted: Mapping[Cube, str] | None = None) -> str:
     """The structure in isometric view as an SVG (``generators.monolyth.iso``, as the printed
     card draws it): the cubes ``built`` so far in their pieces' colours, those placed last
     (``fresh``) outlined in red, the rest of what the card asks (``asked``: its height map)
-    as pale ghosts, a free column a dot on the plate."""
+    as pale ghosts, tinted where the card asks a colour (``wanted``: cube -> rgb), a free
+    column a dot on the plate."""
     from generators.common.palette import shade
 
     fresh = set(fresh)
@@ -64,7 +68,9 @@ def picture(deck: Deck, asked: Sequence[int | None], built: Mapping[Cube, str], 
     cubes = set(iso.columns(asked, SIDE)) | set(built)
     for cube in iso.ordered(cubes):
         rgb = built.get(cube)
-        fills = (rgb, shade(rgb, -0.2), shade(rgb, -0.38)) if rgb else (GHOST, GHOST, GHOST)
+        tint = (wanted or {}).get(cube)
+        pale = shade(tint, 0.55) if tint else GHOST
+        fills = (rgb, shade(rgb, -0.2), shade(rgb, -0.38)) if rgb else (pale, pale, pale)
         stroke, wide = ("#C0392B", 2.0) if cube in fresh else ((EDGE, 0.8) if rgb else ("#AAB4BF", 0.6))
         parts.extend(poly(face, fill, stroke, wide) for face, fill in zip(iso.faces(cube), fills))
     w, h = width * UNIT + 2 * pad, height * UNIT + 2 * pad
@@ -87,36 +93,76 @@ def table(deck: Deck) -> dict[str, Any]:
 
 
 def editor(deck: Deck) -> dict[str, Any]:
-    """What the page draws: the 4x4 board painted with heights."""
+    """What the page draws: the 4x4 board painted with heights, and a colour layer per level
+    of the monolith (a column's cube at that level painted in a pool colour)."""
     palette = [{"code": str(h), "label": f"height {h}", "short": str(h), "colour": SHADES[min(h, len(SHADES) - 1)]}
                for h in range(0 if deck.rule != "contain" else 1, deck.height + 1)]
+    letters = deck.pool.letters
+    colours = [{"code": letters[name], "label": name, "short": letters[name], "colour": rgb}
+               for name, rgb in deck.pool.colours]
+    layers: list[dict[str, Any]] = [{"key": "grid", "label": "Heights", "palette": palette,
+                                     "blank": {"short": "", "label": "free"}}]
+    layers += [{"key": f"level{z}", "label": f"Colours, level {z}", "palette": colours, "reach": z,
+                "blank": {"short": "", "label": "any colour"}} for z in range(1, deck.height + 1)]
     return {"title": "Structure card", "grid": {"label": "Board (north at the top)", "rows": SIDE, "columns": SIDE,
-                                                "palette": palette, "blank": {"short": "", "label": "free"}},
+                                                "palette": palette, "blank": {"short": "", "label": "free"},
+                                                "layers": layers},
             "help": f"Pick a height, then click the board's columns; click a column again to leave it free. "
-                    f"The monolith is {deck.height} high; the card's rule is '{deck.rule}'."}
+                    f"The monolyth is {deck.height} high; the card's rule is '{deck.rule}'. A colour layer "
+                    f"asks the cube at that level of a column to be of a colour (click it again for any colour)."}
 
 
 def draft(deck: Deck, card_id: Any = None) -> dict[str, Any]:
-    """Card ``card_id`` as the editor edits it (None: a new card, one full level)."""
+    """Card ``card_id`` as the editor edits it (None: a new card, one full level): its
+    heights, and each level's colours where it asks some."""
     if card_id is None:
         return {"grid": ["1" * SIDE] * SIDE}
-    return {"grid": rows_of(deck.card(card_id).target, deck.board)}
+    target = deck.card(card_id).target
+    out: dict[str, Any] = {"grid": rows_of(target, deck.board)}
+    letters = deck.pool.letters
+    at = target.colour_at()
+    for z in range(deck.height):
+        rows = ["".join(letters[at[(x, y, z)]] if (x, y, z) in at else "." for x in range(SIDE)) for y in range(SIDE)]
+        if any(set(row) - {"."} for row in rows):
+            out[f"level{z + 1}"] = rows
+    return out
 
 
 def card_of(deck: Deck, data: Mapping[str, Any], card_id: Any) -> Card:
-    """The card a draft describes (the colours of the card it replaces kept where it has
-    some and the heights still hold them).
+    """The card a draft describes: its heights and the colours its levels ask.
 
     Raises:
-        RequestError: the draft is malformed or asks for nothing, naming the field.
+        RequestError: the draft is malformed or asks for nothing, or a colour for a cube the
+            heights do not reach, naming the field.
     """
     grid = data.get("grid")
     if not isinstance(grid, list) or len(grid) > SIDE or not all(isinstance(r, str) and len(r) <= SIDE for r in grid):
         raise RequestError(f"grid: expected at most {SIDE} rows of at most {SIDE} heights or '.'")
     rows = [(grid[y] if y < len(grid) else "").ljust(SIDE, ANY) for y in range(SIDE)]
     target = target_from(rows, deck.board, deck.rule, "grid")
+    by_letter = {letter: name for name, letter in deck.pool.letters.items()}
+    raw: dict[str, list[list[int]]] = {}
+    for z in range(1, deck.height + 1):
+        level = data.get(f"level{z}")
+        if level is None:
+            continue
+        if not isinstance(level, list) or len(level) > SIDE or \
+                not all(isinstance(r, str) and len(r) <= SIDE for r in level):
+            raise RequestError(f"level{z}: expected at most {SIDE} rows of at most {SIDE} colour letters or '.'")
+        for y, row in enumerate(level):
+            for x, letter in enumerate(row):
+                if letter == ".":
+                    continue
+                if letter not in by_letter:
+                    raise RequestError(f"level{z}: {letter!r} is not a colour's letter "
+                                       f"({', '.join(f'{v} {k}' for k, v in deck.pool.letters.items())})")
+                raw.setdefault(by_letter[letter], []).append([x, y, z - 1])
+    if raw:
+        try:
+            target = colours_from(raw, target, deck.board, deck.pool.colour_names, "colours")
+        except RequestError as err:
+            raise RequestError(f"colours: a colour on a level its column does not reach ({err})") from None
     return Card(card_id if card_id is not None else new_id(deck.cards), target)
-
 
 
 def prove(deck: Deck, data: Mapping[str, Any], card_id: Any = None, time_limit: float = 2.0) -> dict[str, Any]:
@@ -132,6 +178,7 @@ def prove(deck: Deck, data: Mapping[str, Any], card_id: Any = None, time_limit: 
     except RequestError as err:
         return {"verdict": "invalid", "headline": str(err), "items": []}
     board = deck.board
+    wanted = {cube: deck.pool.rgb(colour) for cube, colour in card.target.colours}
     found = search(deck.pool, board, card.target)
     items: list[dict[str, Any]] = []
     if found.steps is None:
@@ -141,7 +188,7 @@ def prove(deck: Deck, data: Mapping[str, Any], card_id: Any = None, time_limit: 
         return {"verdict": "not proved" if found.exhausted else "unknown",
                 "headline": "not buildable" if found.exhausted else "not settled", "items": [
                     {"label": "Build", "status": status, "text": text,
-                     "picture": picture(deck, list(card.target.heights), {})}]}
+                     "picture": picture(deck, list(card.target.heights), {}, wanted=wanted)}]}
     heights = [0] * board.columns
     frames = []
     built: dict[Cube, str] = {}
@@ -155,7 +202,7 @@ def prove(deck: Deck, data: Mapping[str, Any], card_id: Any = None, time_limit: 
                    for y in range(board.depth) for x in range(board.width) if heights[board.column(x, y)]]
         frames.append({"caption": f"step {n} of {len(found.steps)}: {step.piece} ({step.colour}), "
                                   f"{len(step.cubes)} cube{'s' if len(step.cubes) != 1 else ''}",
-                       "overlay": overlay, "picture": picture(deck, asked, built, step.cubes)})
+                       "overlay": overlay, "picture": picture(deck, asked, built, step.cubes, wanted)})
     singles = f", {found.singles} single{'s' if found.singles != 1 else ''}" if found.singles else ""
     items.append({"label": "Build", "status": "solved", "text": f"buildable: {len(found.steps)} placements{singles}; "
                                                               f"step through the build order",
@@ -183,26 +230,13 @@ def prove(deck: Deck, data: Mapping[str, Any], card_id: Any = None, time_limit: 
 
 
 def put(deck: Deck, data: Mapping[str, Any], card_id: Any = None) -> Deck:
-    """The deck with the drafted card in place of card ``card_id`` (None: added at the end),
-    its build and turns left to the verifier.
+    """The deck with the drafted card (its heights and colours) in place of card ``card_id``
+    (None: added at the end), its build and turns left to the verifier.
 
     Raises:
         RequestError: the draft is malformed, naming the field.
     """
-    card = card_of(deck, data, card_id)
-
-    def colours_kept(old: Card, new: Card) -> Card:  # the old card's colours where the heights still hold them
-        kept = tuple((cube, colour) for cube, colour in old.target.colours if _holds(new, cube))
-        return replace(new, target=replace(new.target, colours=kept))
-
-    return placed(deck, card, card_id, colours_kept)
-
-
-def _holds(card: Card, cube: tuple[int, int, int]) -> bool:
-    """Whether the card's heights still ask for ``cube``."""
-    x, y, z = cube
-    h = card.target.heights[y * SIDE + x]
-    return h is not None and z < h
+    return placed(deck, card_of(deck, data, card_id), card_id)
 
 
 if TYPE_CHECKING:  # the type checker holds this module to the contract

@@ -236,6 +236,17 @@ def test_a_structure_is_built_and_measured_as_it_is_painted(client: Any, tmp_pat
     assert prove(["1111"] * 4, 1)["verdict"] == "proved"
     assert prove(["1...", "....", "....", "...."])["verdict"] == "proved"
     assert prove(["4111"])["verdict"] == "invalid"  # above the monolith's height: the column named
+    # colours, a layer a level: the north wall's top red, drawn tinted on the cubes still to build
+    layers = deck["editor"]["grid"]["layers"]
+    assert [layer["key"] for layer in layers] == ["grid", "level1", "level2", "level3"]
+    assert [p["code"] for p in layers[3]["palette"]] == ["R", "Y", "G", "B", "P"] and layers[3]["reach"] == 3
+    red = client.post("/api/prove", headers=headers, json={"path": "structures.json", "card": None, "draft": {
+        "grid": wall, "level3": ["RRRR"]}}).json()
+    assert red["verdict"] == "proved"
+    assert "#ECB78C" in red["items"][0]["frames"][0]["picture"]  # red (#D55E00) made pale: a cube asked red
+    low = client.post("/api/prove", headers=headers, json={"path": "structures.json", "card": None, "draft": {
+        "grid": wall, "level3": ["R...", "R..."]}}).json()
+    assert low["verdict"] == "invalid" and "level its column does not reach" in low["headline"]
     saved = client.post("/api/save", headers=headers,
                         json={"path": "structures.json", "card": None, "draft": {"grid": wall}}).json()
     assert saved["sealed"], saved
@@ -676,6 +687,15 @@ def test_a_designer_paints_a_structure_steps_through_its_build_and_saves_it(brow
         assert before.startswith("data:image/svg+xml") and browser.find_element(By.ID, "picture").is_displayed()
         page.click("#step-back")  # the isometric view follows the steps
         assert browser.find_element(By.ID, "picture").get_attribute("src") != before
+        # the colour of the wall's top: the level 3 layer, where only the wall's columns reach
+        page.click('#palette .layer[data-layer="level3"]')
+        assert len(page.texts("#grid .cell.low")) == 12
+        page.click('#palette .paint[data-code="R"]')
+        for c in range(4):
+            page.click(f'#grid .cell[data-r="0"][data-c="{c}"]')
+        page.click('#grid .cell[data-r="1"][data-c="0"]')  # a column of height 1: no colour at level 3
+        page.verdict("proved")
+        assert page.texts("#grid .cell.on") == ["R"] * 4
         page.click("#save")
         page.saved()
         # the deck view: every card as it prints, sorted by a figure (the saved deck carries its measures)
@@ -690,6 +710,7 @@ def test_a_designer_paints_a_structure_steps_through_its_build_and_saves_it(brow
     verified(deck)
     saved = json.loads(deck.read_text("utf-8"))
     assert saved["cards"][1]["target"] == ["3333", "1111", "1111", "1111"]
+    assert saved["cards"][1]["colours"] == {"red": [[0, 0, 2], [1, 0, 2], [2, 0, 2], [3, 0, 2]]}
 
 
 @pytest.mark.slow  # (under -m slow: the default run keeps within its three minutes)

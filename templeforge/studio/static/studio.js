@@ -5,7 +5,7 @@
 
 const COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98", "#117a65", "#a04000", "#5d6d7e",
                  "#cb4335", "#2e86c1", "#28b463", "#d68910"];
-const state = {game: null, path: null, deck: null, card: null, draft: null, undo: [], redo: [], edit: 0, shown: 0, paint: null, frame: null,
+const state = {game: null, path: null, deck: null, card: null, draft: null, undo: [], redo: [], edit: 0, shown: 0, paint: null, frame: null, layer: 0,
                answer: null, dirty: false, timer: null};
 const $ = (id) => document.getElementById(id);
 
@@ -404,6 +404,7 @@ function openCard(id, force) {
   state.card = part ? part.id : card ? card.id : null;
   state.draft = JSON.parse(JSON.stringify(part ? part.draft : card ? card.draft : state.deck.new));
   state.undo = []; state.redo = []; state.dirty = false; state.shown = 0; state.picked = null; state.answer = null;
+  state.layer = 0; // a card opens on its first layer (the heights)
   for (const b of document.querySelectorAll("#cards button, #parts button")) b.classList.toggle("current", b.dataset.card === String(id));
   $("card-title").textContent = part ? part.label : card ? `Card ${card.id}` : "New card";
   $("help").textContent = (part ? part.help : state.deck.editor.help) || "";
@@ -455,9 +456,23 @@ function gridSize() {
   return [g.rows, g.columns];
 }
 
-function codeAt(r, c) {
-  const row = state.draft.grid[r] || "";
+// A grid may have layers (the heights, then a colour per level): the layer painted is state.layer,
+// its codes in the draft under its key.
+function layers() { return state.deck.editor.grid.layers || null; }
+function layer() { const all = layers(); return all ? all[Math.min(state.layer || 0, all.length - 1)] : null; }
+function layerKey() { const l = layer(); return l ? l.key : "grid"; }
+
+function codeAt(r, c, key) {
+  const rows = state.draft[key || layerKey()] || [];
+  const row = rows[r] || "";
   return row[c] || ".";
+}
+
+function reaches(r, c) { // a colour layer's cell: the column's height reaches the layer's level
+  const l = layer();
+  if (!l || !l.reach) return true;
+  const h = parseInt(codeAt(r, c, "grid"), 10);
+  return !Number.isNaN(h) && h >= l.reach;
 }
 
 function cellOn(r, c) { return codeAt(r, c) !== "."; }
@@ -467,18 +482,23 @@ function ink(colour) { // black or white, whichever reads better on the colour
   return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5 ? "#111" : "#fff";
 }
 
-function palette() { return state.deck.editor.grid.palette || [{code: "#", label: "cell", short: "", colour: ""}]; }
+function palette() {
+  const l = layer();
+  return (l && l.palette) || state.deck.editor.grid.palette || [{code: "#", label: "cell", short: "", colour: ""}];
+}
 
 function setCell(draft, r, c, code) {
   const [rows, columns] = gridSize();
+  const key = layerKey();
   const grid = [];
-  for (let i = 0; i < rows; i++) grid.push((draft.grid[i] || "").padEnd(columns, ".").split(""));
+  for (let i = 0; i < rows; i++) grid.push(((draft[key] || [])[i] || "").padEnd(columns, ".").split(""));
   grid[r][c] = code;
   // trim empty rows and columns at the bottom and right (the card's frame stays top-left)
   let text = grid.map((row) => row.join(""));
   while (text.length && !/[^.]/.test(text[text.length - 1])) text.pop();
   const width = Math.max(0, ...text.map((row) => row.replace(/\.+$/, "").length));
-  draft.grid = text.map((row) => row.slice(0, width));
+  if (key !== "grid" && !text.length) delete draft[key];
+  else draft[key] = text.map((row) => row.slice(0, width));
 }
 
 let painting = null;
@@ -488,6 +508,20 @@ function drawPalette() {
   box.innerHTML = "";
   if (!state.deck.editor.grid.palette) { box.hidden = true; return; }
   box.hidden = false;
+  if (layers()) { // the layers first: the heights, then the colours of each level
+    const row = document.createElement("div");
+    row.className = "layers";
+    layers().forEach((l, i) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "layer" + (l === layer() ? " on" : "");
+      b.dataset.layer = l.key;
+      b.textContent = l.label;
+      b.onclick = () => { state.layer = i; state.paint = null; draw(); };
+      row.appendChild(b);
+    });
+    box.appendChild(row);
+  }
   if (!palette().some((p) => p.code === state.paint)) state.paint = palette()[0].code;
   for (const p of palette()) {
     const b = document.createElement("button");
@@ -523,7 +557,8 @@ function drawGrid() {
     $("step-on").disabled = state.frame === frames.length - 1;
   }
   const fresh = new Set();
-  if (shown) for (const [r, c, letter, changed] of shown) {
+  const colouring = Boolean(layer() && layer().reach);
+  if (shown && !colouring) for (const [r, c, letter, changed] of shown) {
     overlay[`${r},${c}`] = letter;
     if (changed) fresh.add(`${r},${c}`);
     if (!letters.includes(letter)) letters.push(letter);
@@ -547,19 +582,25 @@ function drawGrid() {
       cell.textContent = codes[code].short; cell.title = codes[code].label; cell.style.background = codes[code].colour;
       cell.style.color = ink(codes[code].colour);
     }
-    else if (code === "." && inside(r, c)) {
-      const blank = e.grid.blank || {short: "?", label: "any"};
+    else if (colouring && !reaches(r, c)) {
+      cell.className += " low"; cell.title = `the column does not reach level ${layer().reach}`;
+    }
+    else if (code === "." && (colouring || inside(r, c))) {
+      const blank = (layer() && layer().blank) || e.grid.blank || {short: "?", label: "any"};
       cell.className += " blank"; cell.textContent = blank.short; cell.title = blank.label;
     }
-    if (frames && code !== "." && letter !== code) cell.classList.add("later"); // not yet what the card asks
+    if (frames && !colouring && code !== "." && letter !== code) cell.classList.add("later"); // not yet what the card asks
     if (fresh.has(`${r},${c}`)) cell.classList.add("fresh");
     const paint = () => (state.paint && e.grid.palette ? state.paint : "#");
     cell.onmousedown = (ev) => {
       ev.preventDefault();
+      if (!reaches(r, c)) return; // no colour for a cube the heights do not reach
       painting = codeAt(r, c) === paint() ? "." : paint();
       change((d) => setCell(d, r, c, painting));
     };
-    cell.onmouseenter = () => { if (painting !== null && codeAt(r, c) !== painting) change((d) => setCell(d, r, c, painting)); };
+    cell.onmouseenter = () => {
+      if (painting !== null && reaches(r, c) && codeAt(r, c) !== painting) change((d) => setCell(d, r, c, painting));
+    };
     grid.appendChild(cell);
   }
 }
