@@ -76,3 +76,21 @@ def test_every_command_the_readme_shows_is_one_the_command_line_takes(line: str)
         assert sub is not None, f"{line}: no command {words[0]!r}"
         cmd, ctx, words = sub, click.Context(sub, info_name=words[0], parent=ctx), words[1:]
     cmd.make_context(cmd.name or "", list(words), parent=ctx.parent)  # raises click.UsageError if it cannot
+
+
+def test_every_game_has_a_page_with_the_same_headings() -> None:
+    from generators import GAMES
+
+    heads = {}
+    for name in GAMES:
+        page = ROOT / "docs" / "games" / f"{name}.md"
+        fence = False
+        found = []
+        for line in page.read_text("utf-8").splitlines():
+            fence = fence != line.startswith("```")
+            if not fence and line.startswith("## "):
+                found.append(line[3:])
+        heads[name] = found
+    assert len({tuple(h) for h in heads.values()}) == 1, heads
+    assert next(iter(heads.values())) == ["The box and the deck file", "Difficulty and points",
+                                         "Verifying and showing a deck", "On paper and in plastic", "A deck like mine"]
