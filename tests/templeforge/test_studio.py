@@ -527,6 +527,7 @@ def test_a_designer_draws_a_lock_sees_it_proved_saves_and_verify_accepts_the_fil
     assert [c["id"] for c in saved["cards"]] == [1, 2] and saved["cards"][1]["lock"] == LOCK
 
 
+@pytest.mark.slow  # (under -m slow: the default run keeps within its three minutes)
 @NEEDS_BROWSER
 def test_a_designer_paints_a_pattern_sees_it_measured_saves_and_verify_accepts_the_file(browser: Any,
                                                                                          tmp_path: Path) -> None:
@@ -664,6 +665,7 @@ def test_a_designer_makes_a_12_card_lock_deck_from_scratch_and_builds_its_kit(br
         [f["blocks"] for f in c["faces"]] for c in cards]
 
 
+@pytest.mark.slow  # (under -m slow: the default run keeps within its three minutes)
 @NEEDS_BROWSER
 def test_a_designer_paints_a_structure_steps_through_its_build_and_saves_it(browser: Any, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
