@@ -1,7 +1,7 @@
 """Every long-running command ends within 2 s of Ctrl-C or SIGTERM (``-m slow``): twelve
 signals per command, at moments drawn from a fixed seed (from its start-up to its writing;
-a draw whose command ended before its moment is sent again sooner, as often as twice),
-each SIGINT or SIGTERM, to the whole process group (a terminal's Ctrl-C) or to the main
+a draw whose command ended before its moment, or as it came, is sent again sooner, as often
+as twice), each SIGINT or SIGTERM, to the whole process group (a terminal's Ctrl-C) or to the main
 process alone (``kill PID``). Each must end the command with exit 130 and one last line,
 ``templeforge: interrupted`` (a build names the stage it stopped in), leave no process of
 the command running and nothing half-written; the 2 s are measured from the signal until
@@ -56,11 +56,15 @@ def test_every_long_command_ends_within_two_seconds_of_a_signal(tmp_path: Path, 
             tmp.mkdir()
             got = signalled(name, draw, SEED, tmp, scale)
             assert got.left == 0, f"{got.what}: a process of the command was still running 10 s later"
-            if got.seconds is not None:
+            if got.seconds is not None and got.status != EXIT["ok"]:
                 break
-            assert got.status == EXIT["ok"], (got.what, got.err)  # it finished first: it finished well
+            # it finished first, or the signal came as it was ending, its work done and its status
+            # chosen (such a signal is ignored by design: templeforge.cli.run): it finished well
+            assert got.status == EXIT["ok"], (got.what, got.err)
+            assert got.seconds is None or got.seconds <= allowance(), got.what
+            assert not half_written(tmp), (got.what, half_written(tmp))
         out = tmp / "out"
-        if got.seconds is None:
+        if got.seconds is None or got.status == EXIT["ok"]:
             continue
         signalled_count += 1
         assert got.status == EXIT["interrupted"], (got.what, got.err)
