@@ -14,6 +14,7 @@ import click
 
 from generators import DEFAULT, GAMES  # names only: the registry imports nothing heavy
 from generators.common.options import SEED_RANGE
+from generators.common.signals import ask_stop, check_stop
 from generators.contract import Game
 
 if TYPE_CHECKING:
@@ -90,6 +91,7 @@ def build(ctx: click.Context, game: str, profile: str | None, seed: int | None, 
         for settings in chosen:  # before any work: nothing of the designer's is lost, no symlink followed
             guard.check(root, settings.game.name, owned(settings.game))
         for settings in chosen:
+            check_stop()  # a stop that came as the game before was put in place: this one is not begun
             _build(settings, root, profile, seed, jobs, force, duplex, deck_file)
 
 
@@ -126,11 +128,14 @@ def _build(settings: GameSettings, root: Path, profile: str | None, seed: int | 
         kept = f"{root / name}/ keeps the previous build" if (root / name).exists() else "nothing was written"
         fail(f"{name}: the {err.stage} stage stopped: {err}; {kept}", err.status)
         return
-    redone = [s for s, r in outcome.records.items() if not r.cached]
-    files = sum(1 for p in outcome.folder.rglob("*") if p.is_file())
-    did = f"redid {', '.join(redone)}" if redone else "nothing to redo: every stage's inputs are unchanged"
-    click.echo(f"built {outcome.folder}/: {plural(files, 'file')}, {did} ({time.perf_counter() - started:.1f} s); "
-               f"open {outcome.folder}/report.html")
+    try:  # the kit is in place: a stop that comes as it is said stops the next game, not this one
+        redone = [s for s, r in outcome.records.items() if not r.cached]
+        files = sum(1 for p in outcome.folder.rglob("*") if p.is_file())
+        did = f"redid {', '.join(redone)}" if redone else "nothing to redo: every stage's inputs are unchanged"
+        click.echo(f"built {outcome.folder}/: {plural(files, 'file')}, {did} ({time.perf_counter() - started:.1f} s); "
+                   f"open {outcome.folder}/report.html")
+    except KeyboardInterrupt:
+        ask_stop()
 
 
 def canonical(game: str, profile: str | None, seed: int | None, unverified: bool = False,

@@ -26,6 +26,7 @@ from typing import Any
 from generators.common.errors import RequestError, Unproved
 from generators.common.files import inside
 from generators.common.proof import STAMP
+from generators.common.signals import ask_stop
 from generators.contract import Check, Deck
 from templeforge import __version__, stopping
 from templeforge.apart import Apart
@@ -403,6 +404,11 @@ def build_game(settings: GameSettings, out: Path, *, command: str, jobs: int = 1
             _finish(partial, b.records, command, settings)
             _swap(partial, folder, aside)
     except KeyboardInterrupt:
+        if not partial.exists() and folder.exists():  # it came as the finished kit went in place: the kit
+            ask_stop()                                # is built; the stop stops what comes after it
+            return Outcome(game, folder, b.records, command)
+        if not folder.exists() and aside.exists():  # it came between the two moves: the previous kit back
+            os.replace(aside, folder)
         _abandon(b, partial)
         raise StageFailed(running, "interrupted", 130) from None
     except stages.VerifyFailed as err:
