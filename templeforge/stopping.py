@@ -10,6 +10,7 @@ as a bug.
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,11 +24,21 @@ def _stop(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
+def _unraisable(unraisable: Any) -> None:
+    """An interrupt raised where Python cannot pass it on (a finaliser such as
+    ``Future.__del__``) is remembered as the stop it is, not printed as a stray traceback."""
+    if isinstance(unraisable.exc_value, KeyboardInterrupt):
+        ask_stop()
+        return
+    sys.__unraisablehook__(unraisable)
+
+
 def install() -> None:
     """SIGINT and SIGTERM stop this process as Ctrl-C does (main thread only)."""
     if threading.current_thread() is threading.main_thread():
         for s in (signal.SIGINT, signal.SIGTERM):
             signal.signal(s, _stop)
+        sys.unraisablehook = _unraisable
 
 
 @contextmanager

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import time
 from typing import Any
 
@@ -181,3 +183,26 @@ def test_the_command_ends_the_child_once_it_has_started_what_it_was_starting(tmp
             running.pump(0.1)
         running.kill()
     assert marker.read_text() == "started"
+
+
+def test_an_interrupt_in_a_finaliser_is_remembered_not_printed() -> None:
+    """Ctrl-C that lands in a finaliser (a Dask future's ``__del__``) cannot be raised on;
+    the command remembers it as a stop and prints no stray "Exception ignored" traceback."""
+    code = (
+        "import gc, sys\n"
+        "from templeforge import stopping\n"
+        "from generators.common.signals import stop_asked\n"
+        "stopping.install()\n"
+        "class F:\n"
+        "    def __del__(self):\n"
+        "        raise KeyboardInterrupt\n"
+        "class G:\n"
+        "    def __del__(self):\n"
+        "        raise ValueError('kept')\n"
+        "F(); G(); gc.collect()\n"
+        "print(stop_asked())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"
+    assert "KeyboardInterrupt" not in out.stderr
+    assert "ValueError: kept" in out.stderr  # other finaliser errors are printed as before
