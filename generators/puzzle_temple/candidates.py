@@ -45,17 +45,17 @@ def rebalance(chosen: Chosen, usage: Counter[str],
     improved = True
     while improved:
         improved = False
-        for _, options, tier in chosen:
+        for candidate, options, tier in chosen:
             for i, old in enumerate(options):
                 best, gain = None, 0
-                for new in spare(chosen, options):
+                for new in [o for o in candidate.options if o not in options]:
                     trial = options[:i] + [new] + options[i + 1:]
                     if not keeps(trial, tier, old, new):
                         continue
-                    after = usage.copy()
-                    after.subtract(old.blocks)
-                    after.update(new.blocks)
-                    delta = sum(v * v for v in after.values()) - sum(v * v for v in usage.values())
+                    # the change in the sum of squared usage counts, over the blocks it moves
+                    change = Counter(new.blocks)
+                    change.subtract(old.blocks)
+                    delta = sum(d * (2 * usage[b] + d) for b, d in change.items())
                     if delta < gain:
                         best, gain = new, delta
                 if best is not None:
@@ -65,11 +65,3 @@ def rebalance(chosen: Chosen, usage: Counter[str],
                     usage.update(best.blocks)
                     options[i] = best
                     improved = True
-
-
-def spare(chosen: Chosen, options: list[Option]) -> list[Option]:
-    """The options of the card holding ``options`` that it does not use."""
-    for candidate, mine, _ in chosen:
-        if mine is options:
-            return [o for o in candidate.options if o not in mine]
-    return []

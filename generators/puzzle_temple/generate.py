@@ -19,12 +19,15 @@ How a deck is made, in two phases:
    lock's area is tried with the exact counter; a lock that at least six sets tile is a
    candidate, each set's tilings counted, one stored and checked by the independent
    verifier, its difficulty rated (``solver.rating``).
-2. *Selection* (sequential, cheap): cards are chosen from the pool one by one, the scarcest
-   tier first; for each, the unused lock and six of its sets that best keep every block's
-   usage level and land the card's mean difficulty in its tier. Locks the same up to
-   rotation and reflection are kept once.
+2. *Selection* (sequential): cards are chosen from the pool one by one, the scarcest tier
+   first; for each, the unused lock and six of its sets that best keep every block's usage
+   level and land the card's mean difficulty in its tier (every candidate weighed at once,
+   ``_Options``). Locks the same up to rotation and reflection are kept once. A full deck
+   then swaps single faces while that levels usage further (``rebalance``).
 
-If the pool cannot fill the deck, more candidates are made until the budget (``attempts``
+If the pool cannot fill the deck, more candidates are made and the deck is chosen again once
+the pool has grown by a quarter (``GROWTH``: a selection costs the pool's size a card, so
+choosing after every round made generation grow as N^1.6), until the budget (``attempts``
 random locks) runs out. Then (``locks = auto``, the default) CP-SAT takes over: the joint
 model of ``generators.puzzle_temple.lockmodel`` designs a lock and six different block sets
 together inside the card's box (``lock_size``), which finds locks where random unions
@@ -42,6 +45,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
+
+import numpy as np
 
 from generators.common import deckfile, grading
 from generators.common.errors import RequestError, Shortfall
@@ -65,6 +70,9 @@ __all__ = ["Candidate", "Chosen", "DeckShortfall", "LOCK_SOURCES", "Option", "Sp
 
 #: Candidate locks made per round; fixed so that the pool never depends on the worker count.
 BATCH = 48
+
+#: The pool grows by this factor between two selections (see ``generate``).
+GROWTH = 1.25
 
 #: CP-SAT designs per round (each takes about a second).
 DESIGN_BATCH = 8
@@ -223,66 +231,141 @@ def _in_tier(options: Sequence[Option], tier: Tier | None, bounds: tuple[float, 
     return tier is None or grading.tier_of(grading.mean(o.difficulty for o in options), bounds) is tier
 
 
-def _choose_faces(candidate: Candidate, usage: Counter[str], tier: Tier | None,
-                  bounds: tuple[float, float]) -> tuple[float, list[Option]] | None:
-    """Six options of ``candidate`` whose mean difficulty lies in ``tier`` and that keep block
-    usage level, with their cost (lower is better), or None."""
-    goal = grading.band(tier, bounds) if tier is not None else None
-    # aim at the middle of the band (for an open band, just inside it)
-    if goal is None:
-        aim = None
-    elif math.isinf(goal[0]):
-        aim = goal[1] - 0.5
-    elif math.isinf(goal[1]):
-        aim = goal[0] + 0.5
-    else:
-        aim = (goal[0] + goal[1]) / 2
-    picked: list[Option] = []
-    added: Counter[str] = Counter()
-    left = list(candidate.options)
-    while len(picked) < FACES:
-        def cost(o: Option) -> tuple[float, tuple[str, ...]]:
-            c: float = sum(usage[b] + added[b] for b in o.blocks)
-            if aim is not None:
-                mean = (sum(p.difficulty for p in picked) + o.difficulty) / (len(picked) + 1)
-                c += 4 * abs(mean - aim)
-            return c, o.blocks
-        best = min(left, key=cost)
-        picked.append(best)
-        left.remove(best)
-        added.update(best.blocks)
-    if not _in_tier(picked, tier, bounds):
-        return None
-    after = usage + added
-    spread = sum(v * v for v in after.values())
-    return spread, picked
+class _Options:
+    """The pool's block sets as flat arrays, each candidate's side by side from ``starts``: the
+    selection weighs every candidate of the pool for every card, so it works on the whole pool
+    at once (numpy) rather than a candidate at a time.
+
+    Usage costs are kept as sums: a block set's cost is the usage of its blocks before the card
+    (``base``) plus what the card's block sets picked so far add, and the latter grows by the
+    blocks two sets of one candidate share (``overlap``, counted once for the pool)."""
+
+    def __init__(self, pool: Sequence[Candidate], names: Sequence[str]) -> None:
+        index = {name: i for i, name in enumerate(names)}
+        for c in pool:
+            for o in c.options:
+                for b in o.blocks:
+                    index.setdefault(b, len(index))
+        self.names = list(index)
+        blank = len(index)  # a block set shorter than the widest is padded with this column
+        width = max(len(o.blocks) for c in pool for o in c.options)
+        blocks: list[list[int]] = []
+        difficulty: list[float] = []
+        rank: list[int] = []
+        owner: list[int] = []
+        starts: list[int] = []
+        overlap: list[np.ndarray] = []
+        for ci, c in enumerate(pool):
+            starts.append(len(difficulty))
+            order = sorted(range(len(c.options)), key=lambda k: c.options[k].blocks)
+            ranks = [0] * len(order)
+            for place, k in enumerate(order):
+                ranks[k] = place
+            counts = np.zeros((len(c.options), blank), dtype=np.int64)
+            for k, o in enumerate(c.options):
+                blocks.append([index[b] for b in o.blocks] + [blank] * (width - len(o.blocks)))
+                difficulty.append(o.difficulty)
+                rank.append(ranks[k])
+                owner.append(ci)
+                for b in o.blocks:
+                    counts[k, index[b]] += 1
+            overlap.append((counts @ counts.T).ravel())
+        self.pool = pool
+        self.blocks = np.array(blocks, dtype=np.int64).reshape(len(difficulty), width)
+        self.difficulty = np.array(difficulty, dtype=np.float64)
+        self.rank = np.array(rank, dtype=np.int64)
+        self.owner = np.array(owner, dtype=np.int64)
+        self.starts = np.array(starts, dtype=np.int64)
+        self.local = np.arange(len(difficulty)) - self.starts[self.owner]
+        self.size = np.array([len(c.options) for c in pool], dtype=np.int64)
+        self.pairs = (np.cumsum(self.size * self.size) - self.size * self.size)[self.owner] \
+            + self.local * self.size[self.owner]  # where block set o's row of overlaps starts
+        self.overlap = np.concatenate(overlap).astype(np.float64)
+        self.own = self.overlap[self.pairs + self.local]  # a block set's overlap with itself
+
+    def choose(self, usage: Counter[str], tier: Tier | None,
+               bounds: tuple[float, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For every candidate at once: the six block sets that keep block usage level and aim
+        at the middle of ``tier`` (picked one at a time, the lowest cost first: the usage of its
+        blocks, plus 4 x the distance of the mean so far from the aim; ties to the first block
+        set in name order), whether their mean lies in ``tier``, and the spread of usage after
+        them (the sum of squared counts; lower is better). Returns ``(picks, fits, spread)``:
+        picks[c] are indices into this table's block sets."""
+        goal = grading.band(tier, bounds) if tier is not None else None
+        if goal is None:
+            aim = None
+        elif math.isinf(goal[0]):
+            aim = goal[1] - 0.5
+        elif math.isinf(goal[1]):
+            aim = goal[0] + 0.5
+        else:
+            aim = (goal[0] + goal[1]) / 2
+        n = len(self.starts)
+        base = np.array([usage[name] for name in self.names] + [0], dtype=np.float64)
+        alone = base[self.blocks].sum(axis=1)  # each block set's cost before the card
+        cost = alone.copy()  # ... and with the card's picks so far
+        total = np.zeros(n)  # the picked block sets' difficulties, summed in order
+        squares = np.zeros(n)  # what the picks add to the sum of squared usage counts
+        taken = np.zeros(len(self.difficulty), dtype=bool)
+        picks = np.empty((n, FACES), dtype=np.int64)
+        for step in range(FACES):
+            weigh = cost if aim is None else \
+                cost + 4 * np.abs((total[self.owner] + self.difficulty) / (step + 1) - aim)
+            weigh = np.where(taken, np.inf, weigh)
+            low = np.minimum.reduceat(weigh, self.starts)
+            ties = weigh == low[self.owner]
+            first = np.minimum.reduceat(np.where(ties, self.rank, len(self.rank)), self.starts)
+            chosen = np.flatnonzero(ties & (self.rank == first[self.owner]))
+            picks[:, step] = chosen
+            taken[chosen] = True
+            # (u + a + p)^2 - (u + a)^2 summed over the blocks: 2 (u + a).p + p.p
+            squares += 2 * cost[chosen] + self.own[chosen]
+            total = total + self.difficulty[chosen]
+            cost = cost + self.overlap[self.pairs + self.local[chosen][self.owner]]
+        spread = float((base * base).sum()) + squares
+        if tier is None:
+            fits = np.ones(n, dtype=bool)
+        else:
+            # the tier as the verifier computes it (grading.mean, an exact sum); the plain sum
+            # decides it except within a hair of a bound, where the exact mean is taken
+            mean = total / FACES
+            floor, ceiling = grading.band(tier, bounds)
+            fits = (mean >= floor) & (mean < ceiling)  # grading.tier_of's bands
+            near = np.flatnonzero((np.abs(mean - bounds[0]) < 1e-6) | (np.abs(mean - bounds[1]) < 1e-6))
+            for c in near.tolist():
+                fits[c] = _in_tier([self.option(k) for k in picks[c].tolist()], tier, bounds)
+        return picks, fits, spread
+
+    def option(self, k: int) -> Option:
+        """The block set at index ``k``."""
+        c = int(self.owner[k])
+        return self.pool[c].options[k - int(self.starts[c])]
 
 
 def select(spec: Spec, pool: Sequence[Candidate], bounds: tuple[float, float]) -> Chosen:
-    """Cards from the pool (see the module docstring); possibly fewer than asked for."""
+    """Cards from the pool (see the module docstring); possibly fewer than asked for. A full
+    deck then has its faces swapped where that levels block usage (``rebalance``)."""
     usage: Counter[str] = Counter({b.name: 0 for b in spec.blocks})
     counts = grading.tier_counts(spec.cards, spec.difficulty)
+    table = _Options(pool, [b.name for b in spec.blocks])
     # the scarcest tier first: fewest candidates able to meet it per card wanted
-    able = {t: sum(_choose_faces(c, usage, t, bounds) is not None for c in pool) for t in counts}
+    able = {t: int(table.choose(usage, t, bounds)[1].sum()) for t in counts}
     order = sorted(counts, key=lambda t: (able[t] / max(counts[t], 1), str(t)))
-    used: set[int] = set()
+    used = np.zeros(len(pool), dtype=bool)
     chosen: Chosen = []
     for tier in order:
         for _ in range(counts[tier]):
-            best = None
-            for c in pool:
-                if c.index in used:
-                    continue
-                found = _choose_faces(c, usage, tier, bounds)
-                if found is not None and (best is None or found[0] < best[0]):
-                    best = (found[0], c, found[1])
-            if best is None:
+            picks, fits, spread = table.choose(usage, tier, bounds)
+            spread[~fits | used] = np.inf
+            best = int(np.argmin(spread))  # the first of the lowest, in pool order
+            if not np.isfinite(spread[best]):
                 break
-            _, c, options = best
-            used.add(c.index)
+            options = [table.option(k) for k in picks[best].tolist()]
+            used[best] = True
             usage.update(b for o in options for b in o.blocks)
-            chosen.append((c, options, tier))
-    rebalance(chosen, usage, lambda trial, tier, old, new: _in_tier(trial, tier, bounds))
+            chosen.append((pool[best], options, tier))
+    if len(chosen) == spec.cards:
+        rebalance(chosen, usage, lambda trial, tier, old, new: _in_tier(trial, tier, bounds))
     return chosen
 
 
@@ -340,10 +423,12 @@ def generate(spec: Spec, progress: Any = None) -> Deck:
                     designed = done
                 if progress is not None:
                     progress(tried + designed, len(pool))
-                # a --like selection weighs the whole pool: redo it only once the pool has grown
-                # by a quarter (or the budget is spent), so its cost stays a small multiple
-                grown = len(pool) >= max(spec.cards, selected * 1.25) or done == budget
-                if len(pool) >= spec.cards and (spec.like is None or grown):
+                # a selection weighs the whole pool for every card: redo it only once the pool
+                # has grown by a quarter (or the budget is spent), so that its cost stays a small
+                # multiple of the last one's; a round of CP-SAT designs adds few candidates at
+                # a second each, so a plain deck is chosen again after each
+                grown = len(pool) >= max(spec.cards, selected * GROWTH) or done == budget
+                if len(pool) >= spec.cards and (grown or (make is make_design and spec.like is None)):
                     bounds = tier_bounds(pool)
                     chosen = select(spec, pool, bounds) if spec.like is None else like.select_like(spec, pool)
                     selected = len(pool)
