@@ -253,27 +253,32 @@ def _kinds(pieces: tuple[Piece, ...]) -> tuple[tuple[Piece, int], ...]:
 
 @lru_cache(maxsize=256)
 def _placements(puzzle: Puzzle) -> tuple[Placement, ...]:
-    region = puzzle.region.cells
-    anchors = puzzle.region.sorted_cells()
-    out: list[Placement] = []
-    for piece, _count in puzzle.kinds:
-        found: set[tuple[Cell, ...]] = set()
-        for shape in puzzle.orientations(piece):
-            cells = shape.sorted_cells()
-            first = cells[0]
-            # the other cells relative to the first; an anchor fails at the first miss
-            rest = [tuple(x - y for x, y in zip(c, first)) for c in cells[1:]]
-            for a in anchors:
-                moved = [a]
-                for d in rest:
-                    c = tuple(v + w for v, w in zip(a, d))
-                    if c not in region:
-                        break
-                    moved.append(c)
-                else:
-                    found.add(tuple(moved))
-        out.extend(Placement(piece.name, cells) for cells in sorted(found))
-    return tuple(out)
+    return tuple(p for piece, _count in puzzle.kinds
+                 for p in _piece_placements(puzzle.region, piece, puzzle.orientations(piece)))
+
+
+@lru_cache(maxsize=4096)
+def _piece_placements(region: Shape, piece: Piece, orientations: tuple[Shape, ...]) -> tuple[Placement, ...]:
+    """Every way ``piece`` lies on ``region`` (cells in order): kept apart from the puzzle,
+    since a generator tries one lock with many block sets that share their pieces."""
+    cells_of = region.cells
+    anchors = region.sorted_cells()
+    found: set[tuple[Cell, ...]] = set()
+    for shape in orientations:
+        cells = shape.sorted_cells()
+        first = cells[0]
+        # the other cells relative to the first; an anchor fails at the first miss
+        rest = [tuple(x - y for x, y in zip(c, first)) for c in cells[1:]]
+        for a in anchors:
+            moved = [a]
+            for d in rest:
+                c = tuple(v + w for v, w in zip(a, d))
+                if c not in cells_of:
+                    break
+                moved.append(c)
+            else:
+                found.add(tuple(moved))
+    return tuple(Placement(piece.name, cells) for cells in sorted(found))
 
 
 def _achievable_areas(kinds: Iterable[tuple[Piece, int]]) -> int:
