@@ -11,7 +11,12 @@ In one run (about five minutes on this 2-core machine):
    ``build.json``, then the same command again with nothing to redo (warm), and
    ``templeforge --help``;
 3. the Shifting Stones verifier on the default deck that build made, in this process as the
-   verify stage runs it, and as the ``templeforge verify`` command.
+   verify stage runs it, and as the ``templeforge verify`` command;
+4. generation as decks grow (``--scale``, on by default; ``--no-scale`` skips it, about four
+   minutes): Puzzle Temple at 36, 108, 360 and 1,000 cards on two workers (360 within 60 s,
+   1,000 within 3 minutes, and the growth exponent between each size), Monolyth at 10 and 20
+   cards (20 within 1.5x of 10), Shifting Stones' peak memory at 72 and 288 cards (288 within
+   1 GiB).
 
 It prints one table (each figure, its peer in the same run, the ratio and the target) and
 exits 1 when a target is missed.
@@ -29,7 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import tiling  # noqa: E402
-from bench.common import Figure, best, command, missed, table  # noqa: E402
+from bench.common import Figure, Ran, best, command, missed, table  # noqa: E402
 
 GIB = 1 << 30
 
@@ -79,16 +84,65 @@ def stones_figures(out: Path) -> list[Figure]:
             Figure("stones", "templeforge verify of the default deck (the command)", ran.seconds, "s", target=3.0)]
 
 
+def _generated(out: Path, game: str, cards: int) -> Ran:
+    """``templeforge generate GAME --cards N`` on two workers, its deck under ``out``."""
+    deck = out / f"{game}-{cards}.json"
+    ran = command(["generate", game, "--cards", str(cards), "--workers", "2", "--out", str(deck)])
+    if ran.status != 0:
+        raise RuntimeError(f"generate {game} --cards {cards} failed (exit {ran.status})")
+    return ran
+
+
+def scale_figures(out: Path) -> list[Figure]:
+    """Generation as decks grow: Puzzle Temple's time, Monolyth's time and Shifting Stones'
+    memory (each a fresh command on two workers, its deck written under ``out``)."""
+    import math
+
+    figures = []
+    times: dict[int, float] = {}
+    for cards in (36, 108, 360, 1000):
+        ran = _generated(out, "puzzle-temple", cards)
+        times[cards] = ran.seconds
+        grown = ""
+        if len(times) > 1:
+            (a, ta), (b, tb) = list(times.items())[-2:]
+            grown = f", grows as N^{math.log(tb / ta) / math.log(b / a):.2f} from {a}"
+        print(f"Puzzle Temple {cards:>5} cards: {ran.seconds:6.1f} s, peak {ran.peak / GIB:.2f} GiB{grown}")
+        figures.append(Figure("scale", f"Puzzle Temple: generate {cards} cards (2 workers)", ran.seconds, "s",
+                              target={360: 60.0, 1000: 180.0}.get(cards)))
+    mono = {}
+    for cards in (10, 20):
+        ran = _generated(out, "monolyth", cards)
+        mono[cards] = ran.seconds
+        print(f"Monolyth {cards} cards: {ran.seconds:.1f} s")
+    figures.append(Figure("scale", "Monolyth: generate 20 cards", mono[20], "s", peer="10 cards",
+                          peer_value=mono[10], target=1.5))
+    peaks = {}
+    for cards in (72, 288):
+        ran = _generated(out, "shifting-stones", cards)
+        peaks[cards] = ran.peak / GIB
+        print(f"Shifting Stones {cards} cards: {ran.seconds:.1f} s, peak {peaks[cards]:.2f} GiB")
+    figures.append(Figure("scale", "Shifting Stones: peak memory of generate 72 cards", peaks[72], "GiB"))
+    figures.append(Figure("scale", "Shifting Stones: peak memory of generate 288 cards", peaks[288], "GiB",
+                          target=1.0))
+    return figures
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--instances", type=int, default=200, help="Ubongo puzzles per size")
     parser.add_argument("--out", type=Path, default=None, help="the build folder (default: a new temporary one)")
+    parser.add_argument("--scale", action=argparse.BooleanOptionalAction, default=True,
+                        help="also generate growing decks (about four minutes)")
     args = parser.parse_args(argv)
     out = args.out or Path(tempfile.mkdtemp(prefix="templeforge-bench-"))
     started = time.perf_counter()
     figures: list[Figure] = []
     figures += build_figures(out)
     figures += stones_figures(out)
+    if args.scale:
+        print()
+        figures += scale_figures(out)
     print()
     try:
         figures += tiling.figures(instances=args.instances)
