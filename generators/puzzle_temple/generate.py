@@ -26,8 +26,10 @@ How a deck is made, in two phases:
    then swaps single faces while that levels usage further (``rebalance``).
 
 If the pool cannot fill the deck, more candidates are made and the deck is chosen again
-after each round (a ``--like`` deck once the pool has grown by a quarter, ``GROWTH``), until
-the budget (``attempts`` random locks) runs out. Then (``locks = auto``, the default) CP-SAT takes over: the joint
+after each round while the pool is small (``SMALL_POOL``), and beyond it (or for a ``--like``
+deck) once the pool has grown by a quarter (``GROWTH``: a selection costs the pool's size a
+card, so choosing after every round made a deck of N cards take time as N^1.6 and more),
+until the budget (``attempts`` random locks) runs out. Then (``locks = auto``, the default) CP-SAT takes over: the joint
 model of ``generators.puzzle_temple.lockmodel`` designs a lock and six different block sets
 together inside the card's box (``lock_size``), which finds locks where random unions
 rarely fit, such as four blocks on a 4x4 card; each design becomes a candidate like any
@@ -70,8 +72,13 @@ __all__ = ["Candidate", "Chosen", "DeckShortfall", "LOCK_SOURCES", "Option", "Sp
 #: Candidate locks made per round; fixed so that the pool never depends on the worker count.
 BATCH = 48
 
-#: The pool grows by this factor between two selections of a --like deck (see ``generate``).
+#: The pool grows by this factor between two selections of a large pool or a --like deck
+#: (see ``generate``).
 GROWTH = 1.25
+
+#: A pool of at most this many candidates is chosen from again after every round (each
+#: choice is cheap; the 36- and 108-card decks stay what they were).
+SMALL_POOL = 400
 
 #: CP-SAT designs per round (each takes about a second).
 DESIGN_BATCH = 8
@@ -422,10 +429,14 @@ def generate(spec: Spec, progress: Any = None) -> Deck:
                     designed = done
                 if progress is not None:
                     progress(tried + designed, len(pool))
-                # a --like selection weighs the whole pool: redo it only once the pool has grown
-                # by a quarter (or the budget is spent), so its cost stays a small multiple
+                # a selection weighs the whole pool for every card: past SMALL_POOL candidates
+                # (and for a --like deck always) redo it only once the pool has grown by a
+                # quarter (or the budget is spent), so that its cost stays a small multiple of
+                # the last one's; a round of CP-SAT designs adds few candidates at a second
+                # each, so a plain deck is chosen again after each
                 grown = len(pool) >= max(spec.cards, selected * GROWTH) or done == budget
-                if len(pool) >= spec.cards and (spec.like is None or grown):
+                often = spec.like is None and (len(pool) <= SMALL_POOL or make is make_design)
+                if len(pool) >= spec.cards and (often or grown):
                     bounds = tier_bounds(pool)
                     chosen = select(spec, pool, bounds) if spec.like is None else like.select_like(spec, pool)
                     selected = len(pool)
