@@ -109,13 +109,43 @@ def _landscape(shape: Shape) -> Shape:
     return Shape(frozenset((c, -r) for r, c in shape.cells)).normalized()
 
 
-def make_candidate(spec: Spec, index: int) -> Candidate | None:
-    """Random-union candidate number ``index`` of the pool (see the module docstring), or
-    None when the lock drawn for it breaks a limit or fewer than six block sets tile it."""
+def draw_lock(spec: Spec, index: int) -> Shape:
+    """The lock random-union candidate ``index`` is made from (cheap: no tiling)."""
     rng = random.Random(f"puzzle-temple:{spec.seed}:{index}")
     lo, hi = spec.blocks_per_face
     chosen = rng.sample(spec.blocks, rng.randint(lo, hi))
-    return _candidate(spec, index, _landscape(random_union(chosen, rng, spec.flips)))
+    return _landscape(random_union(chosen, rng, spec.flips))
+
+
+def make_candidate(spec: Spec, index: int) -> Candidate | None:
+    """Random-union candidate number ``index`` of the pool (see the module docstring), or
+    None when the lock drawn for it breaks a limit or fewer than six block sets tile it."""
+    return _candidate(spec, index, draw_lock(spec, index))
+
+
+def _fresh(spec: Spec, indices: range, seen: set[Shape], tried: set[Shape]) -> list[int]:
+    """The indices whose lock is worth the tiling work: within the limits, not a lock the
+    pool has (``seen``) and not one tried before up to the puzzle's own symmetries (``tried``:
+    it would tile the same, so it would be dropped or fail again). Drawing a lock takes half
+    a millisecond and making a candidate tens: a large deck draws the same locks again and
+    again (at 1,000 cards most of the 60,000 draws), so they are sorted out here, before the
+    workers; the pool is what it would be without."""
+    areas = spec.areas()
+    width, height = spec.lock_size
+    fresh = []
+    for i in indices:
+        lock = draw_lock(spec, i)
+        rows, cols = lock.extent()
+        if lock.size not in areas or cols > width or rows > height or lock.size < spec.min_fill * rows * cols:
+            continue
+        if not spec.holes and lock.holes():
+            continue
+        own = lock.canonical(flips=spec.flips)
+        if own in tried or lock.canonical(flips=True) in seen:
+            continue
+        tried.add(own)
+        fresh.append(i)
+    return fresh
 
 
 @lru_cache(maxsize=4)
@@ -399,6 +429,7 @@ def generate(spec: Spec, progress: Any = None) -> Deck:
     spec.checked()
     pool: list[Candidate] = []
     seen: set[Shape] = set(spec.like.locks) if spec.like is not None else set()
+    sent: set[Shape] = set()  # the random locks sent to be made, up to the puzzle's symmetries
     chosen: Chosen = []
     bounds = (0.0, 0.0)
     tried = designed = selected = 0
@@ -415,7 +446,8 @@ def generate(spec: Spec, progress: Any = None) -> Deck:
                 indices = range(done, min(done + batch, budget))
                 job = (light, indices.start, tuple(mined[indices.start:indices.stop])) \
                     if make is make_from_corpus else spec
-                for made in workers.map(make, job, indices, chunk):
+                wanted: Sequence[int] = _fresh(spec, indices, seen, sent) if make is make_candidate else indices
+                for made in workers.map(make, job, wanted, chunk):
                     if made is None:
                         continue
                     key = made.lock.canonical(flips=True)
