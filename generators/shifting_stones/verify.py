@@ -519,11 +519,18 @@ def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck
         bounds, top, scale = DEFAULT_POINT_BOUNDS, DEFAULT_TOP, ("the absolute scale (about 0.9 points an "
                                                                 "expected action, as the published deck)")
     g = grids(deck.tiles)
-    shown = [g.showing(c.pattern.rows) for c in deck.cards]
-    feasible = [k for k, s in enumerate(shown) if s.any()]
-    counts = g.levels([shown[k] for k in feasible])
-    column = {k: counts[:, i] for i, k in enumerate(feasible)}
-    checks = tuple(check_card(g, deck, c, bounds, top, shown[k], column.get(k)) for k, c in enumerate(deck.cards))
+    found: list[CardCheck] = []
+    # 64 cards a search (a machine word of windows): each card's grids are a few MB, so a
+    # deck's memory stays flat however many cards it has
+    for start in range(0, len(deck.cards), 64):
+        cards = deck.cards[start:start + 64]
+        shown = [g.showing(c.pattern.rows) for c in cards]
+        feasible = [k for k, s in enumerate(shown) if s.any()]
+        counts = g.levels([shown[k] for k in feasible]) if feasible else None
+        column = {k: counts[:, i] for i, k in enumerate(feasible)} if counts is not None else {}
+        found += [check_card(g, deck, c, bounds, top, shown[k], column.get(k)) for k, c in enumerate(cards)]
+        del shown
+    checks = tuple(found)
     rules: list[str] = []
     first: dict[str, CardId] = {}
     for k in checks:
