@@ -205,6 +205,12 @@ def figures(instances: int = 200, seed: int = 1, repeats: int = 3, skip_6x10: bo
             raise Disagreement("the engines disagree on the 6x10 count")
         out.append(Figure("tiling", "count all 9356 6x10 tilings, counter", every["counter"][0], "s", "xcover",
                           every["xcover"][0], 0.1))
+        # against the machine's limit: the search nodes the count visits, a second
+        nodes = tiling.count(rect).stats.branches
+        rate = nodes / every["counter"][0]
+        print(f"  the counter visits {nodes:,} nodes: {rate / 1e6:.1f} M nodes a second, "
+              f"{1e9 / rate:.0f} ns a node (a node in 5-15 ns would count in "
+              f"{nodes * 5e-9 * 1000:.0f}-{nodes * 15e-9 * 1000:.0f} ms)")
 
     # "placements" is the floor the Python engines stand on: the candidate placements alone
     engines = {"placements": lambda p: len(p.placements()), **counts, "cp-sat": cp_sat_count}
