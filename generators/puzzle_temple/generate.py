@@ -42,7 +42,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -131,14 +131,10 @@ def _fresh(spec: Spec, indices: range, seen: set[Shape], tried: set[Shape]) -> l
     again (at 1,000 cards most of the 60,000 draws), so they are sorted out here, before the
     workers; the pool is what it would be without."""
     areas = spec.areas()
-    width, height = spec.lock_size
     fresh = []
     for i in indices:
         lock = draw_lock(spec, i)
-        rows, cols = lock.extent()
-        if lock.size not in areas or cols > width or rows > height or lock.size < spec.min_fill * rows * cols:
-            continue
-        if not spec.holes and lock.holes():
+        if not _within_limits(spec, lock, areas):
             continue
         own = lock.canonical(flips=spec.flips)
         if own in tried or lock.canonical(flips=True) in seen:
@@ -227,14 +223,20 @@ def _rated_again(spec: Spec, chosen: Chosen) -> None:
                                      f"the corpus is damaged: mine it again")
 
 
-def _candidate(spec: Spec, index: int, lock: Shape) -> Candidate | None:
-    """The lock as a candidate: every allowed block set counted, proved and rated."""
-    areas = spec.areas()
+def _within_limits(spec: Spec, lock: Shape, areas: Mapping[int, Any]) -> bool:
+    """Whether ``lock`` keeps the request's limits: an area some block sets cover, its box,
+    its fill and (unless allowed) no holes."""
     rows, cols = lock.extent()
     width, height = spec.lock_size
     if lock.size not in areas or cols > width or rows > height or lock.size < spec.min_fill * rows * cols:
-        return None
-    if not spec.holes and lock.holes():
+        return False
+    return spec.holes or not lock.holes()
+
+
+def _candidate(spec: Spec, index: int, lock: Shape) -> Candidate | None:
+    """The lock as a candidate: every allowed block set counted, proved and rated."""
+    areas = spec.areas()
+    if not _within_limits(spec, lock, areas):
         return None
     options = []
     for subset in areas[lock.size]:
