@@ -252,28 +252,58 @@ def _shapes(kinds: tuple[tuple[Piece, int], ...], flips: bool, dim: int) -> _Sha
                    np.array(owner, dtype=np.int64))
 
 
-@njit(cache=True, nogil=True)
-def _compile(coords, rank, offsets, ostart, opiece, n_kinds):  # type: ignore[no-untyped-def]  # pragma: no cover
+def _compile(coords: np.ndarray, rank: np.ndarray, offsets: np.ndarray, ostart: np.ndarray, opiece: np.ndarray,
+             n_kinds: int) -> tuple[np.ndarray, ...]:
     """Every placement of ``Board.of`` as a mask, in its search order: by lowest cell, then
     kind, then cells in reading order (``rank`` is each bit's place in reading order). Also
     the buckets, groups, halos and neighbour masks, the cells some placement reaches and the
-    placements per kind."""
+    placements per kind.
+
+    The placements are made by compiled loops (``_placements``); sorting and grouping them is
+    numpy's, which keeps the compiled code small: a fresh clone compiles it in a fraction of
+    the time numba takes over its own sort and search routines."""
+    masks, primary, keys, near = _placements(coords, rank, offsets, ostart, opiece, n_kinds)
+    order = np.lexsort((keys, primary))  # stable: by (lowest cell, kind), then reading order
+    if len(order) > 1:  # one placement per (lowest cell, kind, cells): orientations that coincide
+        same = (primary[order[1:]] == primary[order[:-1]]) & (keys[order[1:]] == keys[order[:-1]])
+        order = order[np.concatenate(([True], ~same))]
+    out_masks = masks[order]
+    out_primary = primary[order]
+    kinds = out_primary % n_kinds
+    lows = out_primary // n_kinds
+    skip = np.searchsorted(out_primary, out_primary, side="right").astype(np.int64)
+    start = np.searchsorted(lows, np.arange(len(coords) + 1)).astype(np.int64)
+    halo_start, halo = _halos(out_masks, near)
+    reach = np.bitwise_or.reduce(out_masks) if len(out_masks) else np.uint64(0)
+    fitting = np.bincount(kinds, minlength=n_kinds).astype(np.int64)
+    return out_masks, kinds, skip, start, halo_start, halo, near, reach, fitting
+
+
+@njit(cache=True, nogil=True)
+def _placements(coords, rank, offsets, ostart, opiece, n_kinds):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """For ``_compile``: each placement's mask, its (lowest cell, kind) as one number, its
+    cells' reading order as one sort key, and each cell's neighbour mask. Loops only, so it
+    compiles fast."""
     n, dim = coords.shape
     one = np.uint64(1)
     low = np.empty(dim, dtype=np.int64)
     ext = np.empty(dim, dtype=np.int64)
     for a in range(dim):
-        low[a] = coords[:, a].min()
-        ext[a] = coords[:, a].max() - low[a] + 1
+        lo = coords[0, a]
+        hi = coords[0, a]
+        for i in range(1, n):
+            lo = min(lo, coords[i, a])
+            hi = max(hi, coords[i, a])
+        low[a] = lo
+        ext[a] = hi - lo + 1
     stride = np.ones(dim, dtype=np.int64)
     for a in range(dim - 2, -1, -1):
         stride[a] = stride[a + 1] * ext[a + 1]
-    grid = np.full(stride[0] * ext[0], -1, dtype=np.int64)
+    grid = np.empty(stride[0] * ext[0], dtype=np.int64)
+    for at in range(len(grid)):
+        grid[at] = -1
     for i in range(n):
-        at = 0
-        for a in range(dim):
-            at += (coords[i, a] - low[a]) * stride[a]
-        grid[at] = i
+        grid[_index(coords[i], low, stride, dim)] = i
     near = np.zeros(n, dtype=np.uint64)
     for i in range(n):
         for a in range(dim):
@@ -317,29 +347,7 @@ def _compile(coords, rank, offsets, ostart, opiece, n_kinds):  # type: ignore[no
                 primary[count] = lowest * n_kinds + opiece[o]
                 keys[count] = key
                 count += 1
-    by_key = np.argsort(keys[:count], kind="mergesort")
-    order = by_key[np.argsort(primary[:count][by_key], kind="mergesort")]
-    keep = np.ones(count, dtype=np.bool_)
-    for t in range(1, count):
-        if primary[order[t]] == primary[order[t - 1]] and keys[order[t]] == keys[order[t - 1]]:
-            keep[t] = False
-    order = order[keep]
-    m = len(order)
-    out_masks = masks[order]
-    out_primary = primary[order]
-    kinds = out_primary % n_kinds
-    lows = out_primary // n_kinds
-    skip = np.full(m, m, dtype=np.int64)
-    for t in range(m - 2, -1, -1):
-        skip[t] = skip[t + 1] if out_primary[t + 1] == out_primary[t] else t + 1
-    start = np.searchsorted(lows, np.arange(n + 1)).astype(np.int64)
-    halo_start, halo = _halos(out_masks, near)
-    reach = np.uint64(0)
-    fitting = np.zeros(n_kinds, dtype=np.int64)
-    for t in range(m):
-        reach |= out_masks[t]
-        fitting[kinds[t]] += 1
-    return out_masks, kinds, skip, start, halo_start, halo, near, reach, fitting
+    return masks[:count], primary[:count], keys[:count], near
 
 
 @njit(cache=True, nogil=True)
@@ -480,16 +488,34 @@ def _halos(masks: np.ndarray, near: np.ndarray) -> tuple[np.ndarray, np.ndarray]
 @njit(cache=True, nogil=True)
 def _is_canonical(chosen: np.ndarray, size: int, action: np.ndarray) -> bool:
     """Whether the tiling ``chosen[:size]`` is the least (as a sorted index list) of its
-    images under the symmetries in ``action`` (row 0 is the identity)."""
-    mine = np.sort(chosen[:size])
+    images under the symmetries in ``action`` (row 0 is the identity). Sorted by insertion
+    (a tiling holds a dozen placements), which compiles in a fraction of numba's sort."""
+    mine = np.empty(size, dtype=np.int64)
+    image = np.empty(size, dtype=np.int64)
+    moved = np.empty(size, dtype=np.int64)
+    _insert_sorted(chosen, size, mine)
     for g in range(1, action.shape[0]):
-        image = np.sort(action[g][mine])
+        for t in range(size):
+            moved[t] = action[g, mine[t]]
+        _insert_sorted(moved, size, image)
         for t in range(size):
             if image[t] != mine[t]:
                 if image[t] < mine[t]:
                     return False
                 break
     return True
+
+
+@njit(cache=True, nogil=True)
+def _insert_sorted(values, size, out):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """``values[:size]`` into ``out``, in increasing order."""
+    for t in range(size):
+        v = values[t]
+        k = t
+        while k > 0 and out[k - 1] > v:
+            out[k] = out[k - 1]
+            k -= 1
+        out[k] = v
 
 
 @njit(cache=True, nogil=True)
