@@ -132,11 +132,9 @@ def test_a_second_build_does_nothing_and_a_pdf_setting_redoes_only_the_pdfs(buil
     shutil.copytree(built / "out", out, copy_function=shutil.copy2)
     folder = out / "puzzle-temple"
     before = files(folder)
-    started = time.perf_counter()
     result = run("build", "--profile", str(profile(built)), "--out", str(out), "--jobs", "1")
     assert result.exit_code == 0, result.stderr
-    assert "nothing to redo" in result.output
-    assert time.perf_counter() - started < 30  # generous: the real figure is in bench/build.py
+    assert "nothing to redo" in result.output  # how fast: bench/build.py (no test reads a clock)
     assert files(folder) == before
     cad_file = folder / "models" / "ams" / "plate-01.3mf"
     inode = cad_file.stat().st_ino
