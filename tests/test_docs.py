@@ -1,6 +1,6 @@
 """The README and the documentation: a README a designer reads in minutes, a site that
 builds with no broken link or anchor, a command reference that is the commands' own, and
-every command the README shows parses as the command line would take it."""
+every command the pages show is one the command line (or the install) takes."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 import pytest
@@ -48,27 +49,69 @@ def test_the_command_reference_is_what_the_commands_say() -> None:
         "docs/commands.md is out of date: .venv/bin/python -m templeforge.docs writes it again"
 
 
-def _shown() -> list[str]:
-    """Every `templeforge ...` command in the README's shell blocks, without its comment."""
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+
+def _shown() -> list[Any]:
+    """Every command in the shell blocks of the README and the documentation (each part of
+    an ``&&`` list apart, its comment dropped), as a test's parameter named by page and line."""
     found = []
-    for block in re.findall(r"```sh\n(.*?)```", README, re.S):
-        for line in block.splitlines():
-            line = line.split("  #")[0].strip()
-            words = shlex.split(line)
-            if "templeforge" in [Path(w).name for w in words[:1]] or (words and words[0].endswith("/templeforge")):
-                found.append(line)
-            elif "&&" in words and any(w.endswith("templeforge") for w in words):
-                found.append(line.split("&&")[-1].strip())
+    for page in PAGES:
+        text = page.read_text("utf-8")
+        for block in re.finditer(r"```sh\n(.*?)```", text, re.S):
+            first = text[:block.start()].count("\n") + 2
+            for number, line in enumerate(block.group(1).splitlines(), start=first):
+                if not shlex.split(line, comments=True):  # blank, or a comment
+                    continue
+                for part in line.split("  #")[0].split("&&"):
+                    found.append(pytest.param(part.strip(), id=f"{page.relative_to(ROOT)}:{number}"))
     return found
 
 
+#: Commands of other programs the pages may show, and what makes them valid here.
+OTHERS = {"python3": "the install's virtual environment", "ruff": "the test extra", "mypy": "the test extra",
+          "dask": "the cluster extra (Dask's own command line)"}
+
+
 @pytest.mark.parametrize("line", _shown())
-def test_every_command_the_readme_shows_is_one_the_command_line_takes(line: str) -> None:
-    """Its command and subcommands exist and it parses: each option is the command's and
-    takes the value shown (nothing is run)."""
+def test_every_command_the_pages_show_is_one_that_runs_here(line: str) -> None:
+    """A ``templeforge`` command's command and subcommands exist and it parses: each option
+    is the command's and takes the value shown (nothing is run; the console transcripts are
+    run by test_docs_examples.py). An install names extras that pyproject.toml has; a
+    script is there and takes the options shown; any other program is one the pages may
+    name (``OTHERS``)."""
+    import tomllib
+
+    words = shlex.split(line)
+    program = Path(words[0]).name
+    if program == "templeforge":
+        _parses(line, words[1:])
+    elif program == "pip":
+        extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+        assert words[1:3] == ["install", "-e"] and len(words) == 4, f"{line}: an editable install of the project"
+        named = re.fullmatch(r"\.(?:\[([a-z,]+)\])?", words[3])
+        assert named, f"{line}: installs {words[3]!r}, not the project"
+        assert set((named.group(1) or "").split(",")) - {""} <= set(extras), f"{line}: no such extra"
+    elif program == "python" and words[1:3] == ["-m", "pytest"]:
+        pass
+    elif program == "python" and words[1:2] == ["-m"]:
+        assert (ROOT / (words[2].replace(".", "/") + ".py")).is_file(), f"{line}: no module {words[2]}"
+    elif program == "python":
+        script = ROOT / words[1]
+        assert script.is_file(), f"{line}: no script {words[1]}"
+        source = script.read_text("utf-8")
+        for option in (w.split("=")[0] for w in words[2:] if w.startswith("--")):
+            assert f'"{option}"' in source, f"{line}: {words[1]} takes no {option}"
+    else:
+        assert program in OTHERS, f"{line}: {program!r} is not a command the pages may show (see OTHERS)"
+        if program == "dask":
+            extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+            assert any(d.startswith("distributed") or d.startswith("dask") for d in extras["cluster"])
+
+
+def _parses(line: str, words: list[str]) -> None:
     from templeforge.cli import main
 
-    words = shlex.split(line)[1:]
     cmd: click.Command = main
     ctx = click.Context(main, info_name="templeforge")
     while isinstance(cmd, click.Group) and words and not words[0].startswith("-"):
