@@ -133,47 +133,120 @@ def paying_paths(state: Sequence[int], ps: np.ndarray, run: Sequence[int]) -> np
 
 
 @njit(cache=True, nogil=True)
-def _actions(state: np.ndarray, ps: np.ndarray, run: np.ndarray, draw: np.ndarray,
-             colours: int, bound: float = np.inf) -> float:  # pragma: no cover - compiled
-    # ``bound``: a cost already known (the other run's); a path is costed only while it may
-    # beat the best so far, each crystal not in place costing at least one action
+def _prefixes(ps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover - compiled
+    """For ``_actions``: ``shared[i]``, how many first slots path ``i`` shares with path
+    ``i - 1``; ``after[i, d]``, the first path past ``i`` that differs from it within its
+    first ``d + 1`` slots (``paths`` lists paths depth-first, so the paths that share a
+    prefix come one after another)."""
+    n, k = ps.shape
+    shared = np.zeros(n, dtype=np.int64)
+    for i in range(1, n):
+        d = 0
+        while d < k and ps[i, d] == ps[i - 1, d]:
+            d += 1
+        shared[i] = d
+    after = np.empty((n, k), dtype=np.int64)
+    nxt = np.full(k, n, dtype=np.int64)
+    for i in range(n - 1, -1, -1):
+        for d in range(k):
+            after[i, d] = nxt[d]
+        for d in range(shared[i], k):
+            nxt[d] = i
+    return shared, after
+
+
+#: How far a prefix's cost must pass the best cost before its paths are ruled out: the
+#: prefix's figure is summed in another order than a path's, so it may differ in its last bits.
+_MARGIN = 1e-9
+
+
+@njit(cache=True, nogil=True)
+def _term(c: int, need: np.ndarray, used: np.ndarray, total: np.ndarray, draw: np.ndarray) -> float:  # pragma: no cover
+    """What colour ``c``'s missing crystals cost: one action each while the grid has spares
+    of it, ``draw[c]`` each beyond."""
+    moved = min(need[c], total[c] - used[c])
+    return float(moved + (need[c] - moved) * draw[c])
+
+
+@njit(cache=True, nogil=True)
+def _actions(state: np.ndarray, ps: np.ndarray, shared: np.ndarray, after: np.ndarray, run: np.ndarray,
+             draw: np.ndarray, colours: int, bound: float = np.inf) -> float:  # pragma: no cover - compiled
+    # Paths are read as the tree of their prefixes (``_prefixes``): a path reads only the
+    # slots past the prefix it shares with the one before. A prefix's cost (the path's cost
+    # with its other slots left out; every draw costs at least one action) only grows as
+    # the path goes on, so a prefix that costs ``best`` already rules out every path that
+    # starts with it. ``bound``: a cost already known (the other run's). A path that
+    # survives is costed in full, as it always was, so the least cost is the same figure.
     total = np.zeros(colours, dtype=np.int64)
     for s in range(state.shape[0]):
         if state[s] >= 0:
             total[state[s]] += 1
     best = bound
-    spare = np.zeros(colours, dtype=np.int64)
-    need = np.zeros(colours, dtype=np.int64)
-    k = run.shape[0]
-    for i in range(ps.shape[0]):
-        for c in range(colours):
-            spare[c] = total[c]
-            need[c] = 0
-        missing = 0
-        for j in range(k):
+    n, k = ps.shape
+    used = np.zeros(colours, dtype=np.int64)  # crystals in place on the prefix read, by colour
+    need = np.zeros(colours, dtype=np.int64)  # crystals it lacks, by colour
+    low = np.zeros(k + 1, dtype=np.float64)  # low[d]: the cost of the first d slots
+    read = 0  # slots of the last path read into used, need and low
+    last = 0  # that path
+    i = 0
+    while i < n:
+        keep = min(shared[i], read) if i > 0 else 0
+        for j in range(read - 1, keep - 1, -1):  # back to the prefix this path shares
+            crystal = state[ps[last, j]]
+            if _fits(crystal, run[j]):
+                used[crystal] -= 1
+            else:
+                need[run[j]] -= 1
+        read = keep
+        last = i
+        cut = -1
+        for j in range(keep, k):
             crystal = state[ps[i, j]]
             if _fits(crystal, run[j]):
-                spare[crystal] -= 1
+                c = crystal
+                if c == COLOURLESS:  # a colourless crystal in place: only the spares change
+                    used[c] += 1
+                    grow = 0.0
+                else:
+                    before = _term(c, need, used, total, draw)
+                    used[c] += 1
+                    grow = _term(c, need, used, total, draw) - before
             else:
-                need[run[j]] += 1
-                missing += 1
-                if missing >= best:
-                    break
-        if missing >= best:
+                c = run[j]
+                if c == COLOURLESS:  # at least one action, whatever the spares
+                    need[c] += 1
+                    grow = 1.0
+                else:
+                    before = _term(c, need, used, total, draw)
+                    need[c] += 1
+                    grow = _term(c, need, used, total, draw) - before
+            low[j + 1] = low[j] + grow
+            read = j + 1
+            if low[j + 1] >= best + _MARGIN:
+                cut = j
+                break
+        if cut < 0 and low[k] >= best + _MARGIN:  # the shared prefix alone costs too much
+            cut = keep - 1
+        if cut >= 0:
+            while cut > 0 and low[cut] >= best + _MARGIN:  # a shorter prefix already did
+                cut -= 1
+            i = after[i, cut]
             continue
         cost = 0.0
         left = 0
         for c in range(1, colours):
-            moved = min(need[c], spare[c])
+            spare = total[c] - used[c]
+            moved = min(need[c], spare)
             cost += moved + (need[c] - moved) * draw[c]
-            left += spare[c] - moved
-        left += spare[COLOURLESS]
+            left += spare - moved
+        left += total[COLOURLESS] - used[COLOURLESS]
         moved = min(need[COLOURLESS], left)
         cost += moved + (need[COLOURLESS] - moved) * draw[COLOURLESS]
         if cost < best:
             best = cost
             if best == 0.0:
                 break
+        i += 1
     return best
 
 
@@ -190,7 +263,8 @@ def actions(state: Sequence[int], ps: np.ndarray, run: Sequence[int], supply: Se
     """A state's cost to pay ``run`` (see the module docstring): the least over the paths."""
     if not len(ps):
         return float("inf")
-    return float(_actions(np.asarray(state, dtype=np.int64), ps, np.asarray(run, dtype=np.int64),
+    shared, after = _prefixes(ps)
+    return float(_actions(np.asarray(state, dtype=np.int64), ps, shared, after, np.asarray(run, dtype=np.int64),
                           draw_costs(supply), len(supply)))
 
 
@@ -218,15 +292,17 @@ def _measure(runs: int, seed: int, slots: int, supply: np.ndarray, ps_a: np.ndar
             at += 1
     out = np.empty(runs, dtype=np.float64)
     state = np.empty(slots, dtype=np.int64)
+    shared_a, after_a = _prefixes(ps_a)
+    shared_b, after_b = _prefixes(ps_b)
     for r in range(runs):
         # a full grid mid-game: ``slots`` crystals from the bag, in random slots
         for i in range(slots):
             j = i + np.random.randint(bag.shape[0] - i)
             bag[i], bag[j] = bag[j], bag[i]
             state[i] = bag[i]
-        cost = _actions(state, ps_a, run_a, draw, colours) if ps_a.shape[0] else np.inf
+        cost = _actions(state, ps_a, shared_a, after_a, run_a, draw, colours) if ps_a.shape[0] else np.inf
         if ps_b.shape[0] and cost > 0.0:
-            cost = min(cost, _actions(state, ps_b, run_b, draw, colours, cost))
+            cost = min(cost, _actions(state, ps_b, shared_b, after_b, run_b, draw, colours, cost))
         out[r] = cost
     return out
 
