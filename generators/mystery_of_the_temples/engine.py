@@ -920,9 +920,14 @@ def lack(state: State, seat: int, temple: int, layer: int, pending: Sequence[int
     not), each missing one that a crystal in ``pending`` (about to be put on the grid) can
     fill counted as filled."""
     runs = _table_runs(state.table)
-    i = runs.layers.index((temple, layer))
-    wanted = [n == i for n in range(len(runs.layers))]
-    return _lacks(state.table, runs, state.table.sides[seat], state.grids[seat], wanted, tuple(pending))[i]
+    side, grid = state.table.sides[seat], state.grids[seat]
+    key = ("lack", side, grid, temple, layer, tuple(sorted(pending)))  # only their counts matter
+    found = runs.hoped.get(key)
+    if found is None:
+        i = runs.layers.index((temple, layer))
+        wanted = [n == i for n in range(len(runs.layers))]
+        found = runs.hoped[key] = _lacks(state.table, runs, side, grid, wanted, tuple(pending))[i]
+    return int(found)
 
 
 def check(state: State) -> list[str]:
