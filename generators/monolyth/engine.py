@@ -109,6 +109,13 @@ class Table:
     structure_tokens: tuple[int, ...]
     prophecy_tokens: tuple[int, ...]
     walls: tuple[tuple[int, ...], ...]  # per side: the columns on that edge
+    #: ``missing`` by (card, heights, cubes): a seat weighing its moves asks for the same
+    #: build again and again (most moves leave it as it was)
+    memo: dict[Any, int] = field(default_factory=dict, compare=False, repr=False)
+
+
+#: The most builds ``Table.memo`` keeps before it starts again.
+MEMO = 200_000
 
 
 def _walls() -> tuple[tuple[int, ...], ...]:
@@ -470,9 +477,20 @@ def missing(state: State, seat: int) -> int:
     when none can still be met)."""
     t = state.table
     heights, cubes = state.heights[seat], state.cubes[seat]
+    key = (state.card, heights, cubes)
+    found = t.memo.get(key)
+    if found is not None:
+        return found
+    if len(t.memo) >= MEMO:
+        t.memo.clear()
+    t.memo[key] = found = _missing(t, state.card, heights, cubes)
+    return found
+
+
+def _missing(t: Table, card: int, heights: tuple[int, ...], cubes: tuple[int, ...]) -> int:
     contain = t.rule == CONTAIN
-    best = t.volumes[state.card] + 1
-    for form in t.forms[state.card]:
+    best = t.volumes[card] + 1
+    for form in t.forms[card]:
         lack = 0
         for h, want in zip(heights, form.heights):
             if want is None:
