@@ -25,3 +25,15 @@ def test_a_replacer_makes_what_dataclasses_replace_makes() -> None:
     assert quick(p) == p and quick(p) is not p
     with pytest.raises(FrozenInstanceError):
         moved.x = 3  # type: ignore[misc]
+
+
+@dataclass(frozen=True)
+class Loose:  # no slots: fields set by name
+    x: int
+    y: tuple[int, ...] = ()
+
+
+def test_a_replacer_of_a_class_without_slots_too() -> None:
+    quick = replacer(Loose)
+    p = Loose(1, (2, 3))
+    assert quick(p, x=4) == Loose(4, (2, 3)) and quick(p, y=()) == Loose(1) and p == Loose(1, (2, 3))
