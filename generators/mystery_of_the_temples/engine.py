@@ -75,7 +75,7 @@ from numba import njit
 
 from generators.common.errors import RequestError
 from generators.common.memo import last_seen
-from generators.common.play import no_printed_points, no_scale, not_compiled
+from generators.common.play import no_printed_points, no_scale, not_compiled, replacer
 from generators.mystery_of_the_temples import components as parts
 from generators.mystery_of_the_temples.box import Box, Temple
 from generators.mystery_of_the_temples.components import Components
@@ -135,6 +135,9 @@ class State:
     ending: bool = False
     held: tuple[int, ...] = ()  # per temple card: the rounds played before each of its breaks, summed
     log: tuple[tuple[int, int, int, int], ...] = ()  # each break: temple, layer, round, seat
+
+
+_with = replacer(State)
 
 
 # -- set-up ----------------------------------------------------------------------------------
@@ -401,14 +404,14 @@ def _take(state: State, colour: int) -> State:
         gained.append(0)
     for c in gained:
         if state.supply[c] > 0:
-            state = replace(state, supply=_add(state.supply, c, -1), pending=state.pending + (c,))
+            state = _with(state, supply=_add(state.supply, c, -1), pending=state.pending + (c,))
             continue
         n = len(state.grids)
         holders = [(sum(1 for x in state.grids[s] if x == c), -((s - seat) % n), s) for s in range(n) if s != seat]
         count, _, richest = max(holders)
         if count:
             slot = state.grids[richest].index(c)
-            state = replace(state, grids=_set(state.grids, richest, slot, EMPTY), pending=state.pending + (c,))
+            state = _with(state, grids=_set(state.grids, richest, slot, EMPTY), pending=state.pending + (c,))
     return state
 
 
@@ -430,7 +433,7 @@ def _resonance(state: State) -> State:
             for c in rune.crystals:
                 state = _take(state, c)
             if rune.points:
-                state = replace(state, points=_add(state.points, state.seat, rune.points))
+                state = _with(state, points=_add(state.points, state.seat, rune.points))
     return state
 
 
@@ -438,9 +441,9 @@ def apply(state: State, move: Move) -> State:
     what = move[0]
     seat = state.seat
     if what == "go":
-        state = replace(state, at=state.at[:seat] + (move[1],) + state.at[seat + 1:], phase="act")
+        state = _with(state, at=state.at[:seat] + (move[1],) + state.at[seat + 1:], phase="act")
         if move[2]:
-            state = replace(state, phase="pay", owed=move[2], then=("act",))
+            state = _with(state, phase="pay", owed=move[2], then=("act",))
         return state
     if what == "pay":
         c = state.grids[seat][move[1]]
@@ -449,36 +452,36 @@ def apply(state: State, move: Move) -> State:
         if then[0] == "enhance":  # the crystal goes on the card's square
             number, square = then[1], then[2][0]
             row = state.squares[number - 1]
-            state = replace(state, grids=grids, squares=state.squares[:number - 1] + (
+            state = _with(state, grids=grids, squares=state.squares[:number - 1] + (
                 row[:square] + (c,) + row[square + 1:],) + state.squares[number:],
                 then=(then[0], number, then[2][1:], then[3]))
         else:
-            state = replace(state, grids=grids, supply=_add(state.supply, c, 1))
-        state = replace(state, owed=state.owed - 1)
+            state = _with(state, grids=grids, supply=_add(state.supply, c, 1))
+        state = _with(state, owed=state.owed - 1)
         return state if state.owed else _after_payment(state)
     if what in ("place", "replace", "drop"):
         c, rest = state.pending[0], state.pending[1:]
         if what == "place":
-            state = replace(state, grids=_set(state.grids, seat, move[1], c))
+            state = _with(state, grids=_set(state.grids, seat, move[1], c))
         elif what == "replace":
             old = state.grids[seat][move[1]]
-            state = replace(state, grids=_set(state.grids, seat, move[1], c), supply=_add(state.supply, old, 1))
+            state = _with(state, grids=_set(state.grids, seat, move[1], c), supply=_add(state.supply, old, 1))
         else:
-            state = replace(state, supply=_add(state.supply, c, 1))
-        state = replace(state, pending=rest)
+            state = _with(state, supply=_add(state.supply, c, 1))
+        state = _with(state, pending=rest)
         return state if rest else _next(state)
     if what == "swap":
-        return replace(state, phase="pay", owed=1, kept_slots=(move[1], move[2]), then=("swap", move[1], move[2]))
+        return _with(state, phase="pay", owed=1, kept_slots=(move[1], move[2]), then=("swap", move[1], move[2]))
     if what == "buy":
         price = BUY_PRICE[state.table.ability(seat) == "1A"]
-        return replace(state, phase="pay", owed=price, then=("buy", move[1]))
+        return _with(state, phase="pay", owed=price, then=("buy", move[1]))
     if what == "spare":
-        state = replace(state, spares=_add(state.spares, seat, -1), supply=_add(state.supply, 0, 1))
+        state = _with(state, spares=_add(state.spares, seat, -1), supply=_add(state.supply, 0, 1))
         state = _gain_now(state, move[1])
         return state
     if what == "collect":
         kind, n = _card(state, state.at[seat])
-        state = replace(state, acted=state.acted + ("collect",))
+        state = _with(state, acted=state.acted + ("collect",))
         if kind == 0:
             state = _take(state, n)
         else:
@@ -488,7 +491,7 @@ def apply(state: State, move: Move) -> State:
                     state = _take(state, c)
         return _next(_resonance(state))
     if what == "convert":
-        return replace(state, phase="pay", owed=3, then=("convert", move[1], move[2]),
+        return _with(state, phase="pay", owed=3, then=("convert", move[1], move[2]),
                        acted=state.acted + ("collect",))
     if what == "enhance":
         n = _card(state, state.at[seat])[1]
@@ -497,7 +500,7 @@ def apply(state: State, move: Move) -> State:
         chosen: list[int] = []
         for c in move[1]:
             chosen.append(next(i for i in free if w.squares[i] == c and i not in chosen))
-        return replace(state, phase="pay", owed=len(chosen), then=("enhance", n, tuple(chosen), move[1]),
+        return _with(state, phase="pay", owed=len(chosen), then=("enhance", n, tuple(chosen), move[1]),
                        acted=state.acted + ("collect",))
     if what == "break":
         return _break(state, move[1], move[2], move[3])
@@ -508,17 +511,17 @@ def apply(state: State, move: Move) -> State:
         broken = broken[:layer] + (EMPTY,) + broken[layer + 1:]
         broken = broken[:move[1]] + (seat,) + broken[move[1] + 1:]
         points = state.points[seat] - int(t.layers[layer].points or 0) + int(t.layers[move[1]].points or 0)
-        state = replace(state, broken=state.broken[:temple] + (broken,) + state.broken[temple + 1:],
+        state = _with(state, broken=state.broken[:temple] + (broken,) + state.broken[temple + 1:],
                         points=state.points[:seat] + (points,) + state.points[seat + 1:],
                         broke=(temple, move[1], end), log=state.log[:-1] + ((temple, move[1]) + state.log[-1][2:],))
         up = abs(move[1] - layer)
-        return replace(state, phase="pay", owed={1: 2, 2: 3}[up], then=("raised",))
+        return _with(state, phase="pay", owed={1: 2, 2: 3}[up], then=("raised",))
     if what == "keep":
         return _after_raise(state)
     if what == "rune":
         t = move[1]
         rune = state.piles[t][0]
-        state = replace(state, piles=state.piles[:t] + (state.piles[t][1:],) + state.piles[t + 1:],
+        state = _with(state, piles=state.piles[:t] + (state.piles[t][1:],) + state.piles[t + 1:],
                         runes=state.runes[:seat] + (state.runes[seat] + (rune,),) + state.runes[seat + 1:])
         return _after_rune(state)
     if what == "end":
@@ -531,21 +534,21 @@ def _gain_now(state: State, colour: int) -> State:
     the action."""
     state = _take(state, colour)
     if state.pending:
-        return replace(state, phase="place", then=("act",))
-    return replace(state, phase="act")
+        return _with(state, phase="place", then=("act",))
+    return _with(state, phase="act")
 
 
 def _after_payment(state: State) -> State:
     then = state.then
-    state = replace(state, kept_slots=(), then=())
+    state = _with(state, kept_slots=(), then=())
     seat = state.seat
     if then[0] == "act":
-        return replace(state, phase="act")
+        return _with(state, phase="act")
     if then[0] == "swap":
         a, b = then[1], then[2]
         g = state.grids[seat]
         grids = _set(_set(state.grids, seat, a, g[b]), seat, b, g[a])
-        return replace(state, grids=grids, phase="act")
+        return _with(state, grids=grids, phase="act")
     if then[0] == "buy":
         return _gain_now(state, then[1])
     if then[0] == "convert":
@@ -561,7 +564,7 @@ def _after_payment(state: State) -> State:
             for x in row:
                 if x != EMPTY:
                     supply = _add(supply, x, 1)
-            state = replace(state, supply=supply, squares=state.squares[:n - 1] + (
+            state = _with(state, supply=supply, squares=state.squares[:n - 1] + (
                 (EMPTY,) * len(row),) + state.squares[n:])
         return _next(_resonance(state))
     if then[0] == "raised":
@@ -581,22 +584,22 @@ def _break(state: State, layer: int, end: int, slots: tuple[int, ...]) -> State:
     broken = state.broken[temple][:layer] + (seat,) + state.broken[temple][layer + 1:]
     markers = _add(state.markers, seat, 1)
     held = _add(state.held, temple, state.turn // len(state.grids))
-    state = replace(state, grids=grids, supply=supply, broken=state.broken[:temple] + (broken,) +
+    state = _with(state, grids=grids, supply=supply, broken=state.broken[:temple] + (broken,) +
                     state.broken[temple + 1:], markers=markers,
                     points=_add(state.points, seat, int(t.layers[layer].points or 0)),
                     acted=state.acted + ("break",), broke=(temple, layer, end), held=held,
                     log=state.log + ((temple, layer, state.turn // len(state.grids), seat),),
                     ending=state.ending or markers[seat] >= parts.MARKERS)
     if state.table.ability(seat) == "2B" and _raisable(state):
-        return replace(state, phase="raise")
+        return _with(state, phase="raise")
     return _after_raise(state)
 
 
 def _after_raise(state: State) -> State:
     if len(_rune_sources(state)) > 1:
-        return replace(state, phase="rune")
+        return _with(state, phase="rune")
     if _rune_sources(state):
-        return apply(replace(state, phase="rune"), ("rune", _rune_sources(state)[0]))
+        return apply(_with(state, phase="rune"), ("rune", _rune_sources(state)[0]))
     return _after_rune(state)
 
 
@@ -606,7 +609,7 @@ def _after_rune(state: State) -> State:
         bonus = state.table.parts.bonuses[state.markers[seat] - 1]
         for c in bonus.crystals:
             state = _take(state, c)
-        state = replace(state, points=_add(state.points, seat, bonus.points))
+        state = _with(state, points=_add(state.points, seat, bonus.points))
     return _next(state)
 
 
@@ -614,19 +617,19 @@ def _next(state: State) -> State:
     """After an action: the crystals gained go on the grid, then the turn ends (or grid 1B's
     seat at a temple may act again)."""
     if state.pending:
-        return replace(state, phase="place")
+        return _with(state, phase="place")
     if state.then == ("act",):
-        return replace(state, phase="act", then=())
+        return _with(state, phase="act", then=())
     kind = _card(state, state.at[state.seat])[0]
     if kind == 0 and state.table.ability(state.seat) == "1B" and len(state.acted) == 1:
-        return replace(state, phase="act")
+        return _with(state, phase="act")
     return _end_turn(state)
 
 
 def _end_turn(state: State) -> State:
     players = len(state.grids)
     seat = (state.seat + 1) % players
-    return replace(state, seat=seat, phase="move", acted=(), broke=(-1, -1, -1), turn=state.turn + 1, owed=0,
+    return _with(state, seat=seat, phase="move", acted=(), broke=(-1, -1, -1), turn=state.turn + 1, owed=0,
                    then=(), kept_slots=())
 
 
@@ -707,7 +710,7 @@ def determinise(state: State, seat: int, rng: Any) -> State:
     for p in state.piles:
         piles.append(p[:1] + tuple(unseen[at:at + len(p) - 1]) if p else ())
         at += max(0, len(p) - 1)
-    return replace(state, piles=tuple(piles))
+    return _with(state, piles=tuple(piles))
 
 
 #: What a crystal still owed costs the look-ahead, over the tenth of a point every crystal

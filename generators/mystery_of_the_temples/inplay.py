@@ -21,7 +21,7 @@ games reach (``engine``), never from the points printed on it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from generators.common.grading import standard_error
@@ -78,7 +78,7 @@ def chase(state: engine.State, temple: int, layer: int, cap: int | None = None) 
     it (``cap`` when it has not by then)."""
     cap = CAP if cap is None else cap
     seat = state.seat
-    state = replace(state, ending=False, at=tuple(a if s == seat else -1 for s, a in enumerate(state.at)))
+    state = engine._with(state, ending=False, at=tuple(a if s == seat else -1 for s, a in enumerate(state.at)))
     for turn in range(1, cap + 1):
         while True:
             options = engine.moves(state)
@@ -89,7 +89,7 @@ def chase(state: engine.State, temple: int, layer: int, cap: int | None = None) 
             move = max(options, key=lambda m: _aim(engine.apply(state, m), seat, temple, layer))
             state = engine.apply(state, move)
             if state.seat != seat:  # the turn is over: the others stand still
-                state = replace(state, seat=seat, phase="move", turn=state.turn)
+                state = engine._with(state, seat=seat, phase="move", turn=state.turn)
                 break
             if state.broken[temple][layer] == seat:
                 return turn
@@ -122,7 +122,7 @@ def costs(deck: Any, players: int, seed: int, games: int | None = None, keep: in
             for layer in range(len(t.layers)):
                 row = state.broken[temple]  # broken already in that game: chased as if it were not
                 broken = row[:layer] + (engine.EMPTY,) + row[layer + 1:]
-                fresh = replace(state, broken=state.broken[:temple] + (broken,) + state.broken[temple + 1:])
+                fresh = engine._with(state, broken=state.broken[:temple] + (broken,) + state.broken[temple + 1:])
                 found.setdefault((state.table.ids[temple], layer), []).append(chase(fresh, temple, layer, cap))
     out = {}
     for key, turns in found.items():
