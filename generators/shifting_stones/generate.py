@@ -349,7 +349,7 @@ def generate(spec: Spec, progress: Callable[[int, int], None] | None = None) -> 
         if pattern is not None:
             drawn.setdefault(pattern, i)
     fresh = sorted(drawn.values())
-    with Pool(spec.workers) as workers:
+    with Pool(spec.workers, tasks=len(fresh)) as workers:  # a few patterns: measured in this process
         for start in range(0, len(fresh), BATCH):
             for made in workers.map(make_candidate, spec, fresh[start:start + BATCH]):
                 if made is not None and made.key not in seen:

@@ -255,3 +255,16 @@ def test_a_stop_whose_interrupt_was_swallowed_still_stops_the_wait(setting: str,
             with Pool(2) as spread:
                 threading.Timer(0.3, ask_stop).start()  # the handler ran; its interrupt went nowhere
                 spread.map(sleeps, 3600.0, range(2))
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="needs two cores for a pool of two")
+def test_a_small_request_runs_in_this_process_with_the_same_results() -> None:
+    small, large = pool.SMALL_REQUEST - 1, pool.SMALL_REQUEST
+    with Pool(2, tasks=small) as here:
+        assert here.workers == 1
+        done = here.map(square, "s", range(small))
+    with Pool(2, tasks=large) as spread:
+        assert spread.workers == 2
+        apart = spread.map(square, "s", range(small))
+    assert [d[:2] for d in done] == [a[:2] for a in apart]
+    assert not any(d[2] for d in done) and all(a[2] for a in apart)
