@@ -97,13 +97,7 @@ class Board:
         For puzzles ``compilable`` takes."""
         if not compilable(puzzle):
             raise ValueError("the compiled board takes regions of at most 64 cells and pieces of at most 10")
-        cells = cell_order(puzzle)
-        lexical = puzzle.region.sorted_cells()
-        if cells == list(lexical):
-            rank = np.arange(len(cells), dtype=np.int64)
-        else:
-            where = {c: i for i, c in enumerate(lexical)}
-            rank = np.array([where[c] for c in cells], dtype=np.int64)
+        cells, rank = _ranked(puzzle)
         shapes = _shapes(puzzle.kinds, puzzle.flips, puzzle.region.dim)
         masks, kinds, skip, start, halo_start, halo, near, reach, fitting = _compile(
             np.array(cells, dtype=np.int64), rank, shapes.offsets, shapes.start, shapes.piece, len(puzzle.kinds))
@@ -225,6 +219,37 @@ def compilable(puzzle: Puzzle) -> bool:
     return fits(puzzle) and max(p.size for p, _ in puzzle.kinds) <= MAX_PIECE
 
 
+def in_reading_order(puzzle: Puzzle) -> tuple[list[int], list[int]]:
+    """Every placement of a ``compilable`` puzzle as a mask over the region's cells in
+    reading order (bit ``i``: the ``i``-th of ``region.sorted_cells()``) and its kind (its
+    index in ``puzzle.kinds``), in the order of ``puzzle.placements()`` (kind, then cells in
+    reading order): the same placements, made by compiled code rather than as Python
+    ``Placement`` objects."""
+    if not compilable(puzzle):
+        raise ValueError("in_reading_order takes regions of at most 64 cells and pieces of at most 10")
+    cells, rank = _ranked(puzzle)
+    shapes = _shapes(puzzle.kinds, puzzle.flips, puzzle.region.dim)
+    n_kinds = len(puzzle.kinds)
+    _, primary, keys, _, reading = _placements(np.array(cells, dtype=np.int64), rank, shapes.offsets, shapes.start,
+                                               shapes.piece, n_kinds)
+    kinds = primary % n_kinds
+    order = np.lexsort((keys, kinds))  # kind, then the cells' reading order (``key``: their ranks, 6 bits each)
+    if len(order) > 1:  # one placement per (kind, cells): orientations that coincide
+        same = (kinds[order[1:]] == kinds[order[:-1]]) & (keys[order[1:]] == keys[order[:-1]])
+        order = order[np.concatenate(([True], ~same))]
+    return reading[order].tolist(), kinds[order].tolist()
+
+
+def _ranked(puzzle: Puzzle) -> tuple[list[tuple[int, ...]], np.ndarray]:
+    """The board's cells in the search's order, and each one's place in reading order."""
+    cells = cell_order(puzzle)
+    lexical = puzzle.region.sorted_cells()
+    if cells == list(lexical):
+        return cells, np.arange(len(cells), dtype=np.int64)
+    where = {c: i for i, c in enumerate(lexical)}
+    return cells, np.array([where[c] for c in cells], dtype=np.int64)
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class _Shapes:
     """Every orientation of every kind of piece as offsets from its first cell (in reading
@@ -259,30 +284,60 @@ def _compile(coords: np.ndarray, rank: np.ndarray, offsets: np.ndarray, ostart: 
     the buckets, groups, halos and neighbour masks, the cells some placement reaches and the
     placements per kind.
 
-    The placements are made by compiled loops (``_placements``); sorting and grouping them is
-    numpy's, which keeps the compiled code small: a fresh clone compiles it in a fraction of
-    the time numba takes over its own sort and search routines."""
-    masks, primary, keys, near = _placements(coords, rank, offsets, ostart, opiece, n_kinds)
+    Compiled loops make the placements (``_placements``) and group them (``_grouped``); the
+    sort between is numpy's, which keeps the compiled code small: a fresh clone compiles it
+    in a fraction of the time numba takes over its own sort and search routines."""
+    masks, primary, keys, near, _ = _placements(coords, rank, offsets, ostart, opiece, n_kinds)
     order = np.lexsort((keys, primary))  # stable: by (lowest cell, kind), then reading order
-    if len(order) > 1:  # one placement per (lowest cell, kind, cells): orientations that coincide
-        same = (primary[order[1:]] == primary[order[:-1]]) & (keys[order[1:]] == keys[order[:-1]])
-        order = order[np.concatenate(([True], ~same))]
-    out_masks = masks[order]
-    out_primary = primary[order]
-    kinds = out_primary % n_kinds
-    lows = out_primary // n_kinds
-    skip = np.searchsorted(out_primary, out_primary, side="right").astype(np.int64)
-    start = np.searchsorted(lows, np.arange(len(coords) + 1)).astype(np.int64)
+    return _grouped(masks, primary, keys, order, near, n_kinds)  # type: ignore[no-any-return]
+
+
+@njit(cache=True, nogil=True)
+def _grouped(masks, primary, keys, order, near, n_kinds):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """For ``_compile``: the sorted placements, one per (lowest cell, kind, cells) where
+    orientations coincide, with their kinds, group skips, cell buckets, halos, the cells
+    they reach and how many there are of each kind."""
+    keep = np.empty(len(order), dtype=np.int64)
+    m = 0
+    for t in range(len(order)):
+        o = order[t]
+        if t > 0 and primary[o] == primary[order[t - 1]] and keys[o] == keys[order[t - 1]]:
+            continue
+        keep[m] = o
+        m += 1
+    out_masks = np.empty(m, dtype=np.uint64)
+    out_primary = np.empty(m, dtype=np.int64)
+    kinds = np.empty(m, dtype=np.int64)
+    for t in range(m):
+        out_masks[t] = masks[keep[t]]
+        out_primary[t] = primary[keep[t]]
+        kinds[t] = out_primary[t] % n_kinds
+    skip = np.empty(m, dtype=np.int64)
+    if m:
+        skip[m - 1] = m
+    for t in range(m - 2, -1, -1):
+        skip[t] = skip[t + 1] if out_primary[t + 1] == out_primary[t] else t + 1
+    n = len(near)
+    start = np.empty(n + 1, dtype=np.int64)
+    t = 0
+    for c in range(n + 1):  # bucket c: the placements whose lowest cell is c
+        while t < m and out_primary[t] // n_kinds < c:
+            t += 1
+        start[c] = t
     halo_start, halo = _halos(out_masks, near)
-    reach = np.bitwise_or.reduce(out_masks) if len(out_masks) else np.uint64(0)
-    fitting = np.bincount(kinds, minlength=n_kinds).astype(np.int64)
+    reach = np.uint64(0)
+    fitting = np.zeros(n_kinds, dtype=np.int64)
+    for t in range(m):
+        reach |= out_masks[t]
+        fitting[kinds[t]] += 1
     return out_masks, kinds, skip, start, halo_start, halo, near, reach, fitting
 
 
 @njit(cache=True, nogil=True)
 def _placements(coords, rank, offsets, ostart, opiece, n_kinds):  # type: ignore[no-untyped-def]  # pragma: no cover
     """For ``_compile``: each placement's mask, its (lowest cell, kind) as one number, its
-    cells' reading order as one sort key, and each cell's neighbour mask. Loops only, so it
+    cells' reading order as one sort key, each cell's neighbour mask, and each placement's
+    mask in reading order (bit ``rank[j]`` for the cell of bit ``j``). Loops only, so it
     compiles fast."""
     n, dim = coords.shape
     one = np.uint64(1)
@@ -315,12 +370,14 @@ def _placements(coords, rank, offsets, ostart, opiece, n_kinds):  # type: ignore
     n_orient = len(ostart) - 1
     cap = n_orient * n
     masks = np.empty(cap, dtype=np.uint64)
+    reading = np.empty(cap, dtype=np.uint64)
     primary = np.empty(cap, dtype=np.int64)
     keys = np.empty(cap, dtype=np.int64)
     count = 0
     for o in range(n_orient):
         for i in range(n):
             mask = np.uint64(0)
+            ranks = np.uint64(0)
             key = 0
             ok = True
             for t in range(ostart[o], ostart[o + 1]):
@@ -338,16 +395,18 @@ def _placements(coords, rank, offsets, ostart, opiece, n_kinds):  # type: ignore
                     ok = False
                     break
                 mask |= one << np.uint64(j)
+                ranks |= one << np.uint64(rank[j])
                 key = key * 64 + rank[j]
             if ok:
                 lowest = 0
                 while not (mask >> np.uint64(lowest)) & one:
                     lowest += 1
                 masks[count] = mask
+                reading[count] = ranks
                 primary[count] = lowest * n_kinds + opiece[o]
                 keys[count] = key
                 count += 1
-    return masks[:count], primary[:count], keys[:count], near
+    return masks[:count], primary[:count], keys[:count], near, reading[:count]
 
 
 @njit(cache=True, nogil=True)
