@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 from solver.errors import TempleforgeError
 from solver.puzzle import Mode, Puzzle
+from solver.shapes import Cell
 
 
 class RatingLimit(TempleforgeError):
@@ -97,14 +98,7 @@ def rate(puzzle: Puzzle, *, max_states: int | None = None) -> Rating:
     copies = tuple(count for _, count in puzzle.kinds)
     full = (1 << len(order)) - 1
 
-    # covering[i]: (mask, kind) of every placement that covers cell i
-    covering: list[list[tuple[int, int]]] = [[] for _ in order]
-    for placement in puzzle.placements():
-        mask = 0
-        for c in placement.cells:
-            mask |= 1 << bit[c]
-        for c in placement.cells:
-            covering[bit[c]].append((mask, kind_of[placement.piece]))
+    covering = _covering(puzzle, bit, kind_of)
 
     def options(occupied: int, left: tuple[int, ...]) -> tuple[list[tuple[int, int]], int]:
         """The placements at the most constrained empty cell, and how many fitting
@@ -161,3 +155,30 @@ def rate(puzzle: Puzzle, *, max_states: int | None = None) -> Rating:
                     break
     difficulty = math.log2(root.effort) if root.tilings and root.effort >= 1 else (0.0 if root.tilings else math.inf)
     return Rating(difficulty, root.effort, root.success, root.tilings, len(memo) + 1, forced)
+
+
+def _covering(puzzle: Puzzle, bit: dict[Cell, int], kind_of: dict[str, int],
+              compiled: bool = True) -> list[list[tuple[int, int]]]:
+    """``covering[i]``: (mask, kind) of every placement that covers cell ``i`` (cells in
+    reading order, ``bit``), in the order of ``puzzle.placements()``: made by the counter's
+    compiled code where it takes the puzzle (``compiled``), else from the Python placements."""
+    from solver import counter  # numba's, loaded when a rating is first asked for
+
+    covering: list[list[tuple[int, int]]] = [[] for _ in bit]
+    if compiled and counter.compilable(puzzle):
+        masks, kinds = counter.in_reading_order(puzzle)
+        for mask, kind in zip(masks, kinds):
+            entry = (mask, kind)
+            rest = mask
+            while rest:
+                low = rest & -rest
+                covering[low.bit_length() - 1].append(entry)
+                rest ^= low
+        return covering
+    for placement in puzzle.placements():
+        mask = 0
+        for c in placement.cells:
+            mask |= 1 << bit[c]
+        for c in placement.cells:
+            covering[bit[c]].append((mask, kind_of[placement.piece]))
+    return covering

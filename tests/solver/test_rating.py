@@ -139,3 +139,29 @@ def test_the_rating_counts_what_count_counts_in_each_mode() -> None:
     assert rated.tilings == 0 and math.isinf(rated.difficulty)
     either = Puzzle(two, (piece("I2"), piece("I2")), mode="subset")
     assert tiling.count(either).count == rate(either).tilings == 1
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_compiled_placements_are_the_python_ones_in_the_same_order(seed: int) -> None:
+    """The rating reads each cell's placements from the counter's compiled code: the same
+    (mask, kind) lists, in the same order, as from ``puzzle.placements()``, for flat and
+    layered regions, with and without flips, and repeated pieces."""
+    from solver.rating import _covering
+
+    rng = random.Random(seed)
+    if seed % 4:
+        chosen = rng.sample(preset("ubongo12"), 3 + seed % 3)
+        if seed % 5 == 0:
+            chosen.append(chosen[0])  # two copies of one piece
+        region = random_union(chosen, rng)
+    else:  # a box of layers: the Soma cube, or a 3x3x2 slab with some of its pieces
+        chosen = list(preset("soma")) if seed % 8 == 0 else rng.sample(preset("soma"), 4)
+        layers = 3 if seed % 8 == 0 else 2
+        region = Shape(frozenset((x, y, z) for x in range(3) for y in range(3) for z in range(layers)))
+    puzzle = Puzzle(region, tuple(chosen), flips=seed % 3 != 0, mode="all" if seed % 8 == 0 else "subset")
+    order = sorted(region.cells)
+    bit = {c: i for i, c in enumerate(order)}
+    kind_of = {p.name: k for k, (p, _) in enumerate(puzzle.kinds)}
+    made = _covering(puzzle, bit, kind_of)
+    assert made == _covering(puzzle, bit, kind_of, compiled=False)
+    assert sum(map(len, made)) == sum(len(p.cells) for p in puzzle.placements()) > 0
