@@ -67,7 +67,7 @@ Counter = Callable[[Puzzle], int]
 
 def fresh(puzzle: Puzzle) -> Puzzle:
     """Forget every cached fact about puzzles, so the next call pays for its set-up."""
-    for cached in (puzzle_module._placements, puzzle_module._impossibility,
+    for cached in (puzzle_module._placements, puzzle_module._piece_placements, puzzle_module._impossibility,
                    puzzle_module.symmetry_action):
         cached.cache_clear()
     return puzzle
