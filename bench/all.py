@@ -2,7 +2,7 @@
 
     .venv/bin/pip install -e '.[bench]' && .venv/bin/python bench/all.py [--instances 200]
 
-In one run (about five minutes on this 2-core machine):
+In one run (about nine minutes on this 2-core machine):
 
 1. the tiling engines (``bench/tiling.py``): the 6x10 count against xcover, its first tiling
    and Ubongo-size faces against exact-cover;
