@@ -876,6 +876,9 @@ def _least_missing_all(grid: np.ndarray, ps: np.ndarray, starts: np.ndarray, ski
     """``_least_missing`` for every wanted run at once (99 where no path is long enough)."""
     out = np.full(runs.shape[0], 99, dtype=np.int64)
     spare = np.empty_like(pending)
+    held = 0
+    for c in range(pending.shape[0]):
+        held += pending[c]
     for r in range(runs.shape[0]):
         k = lengths[r]
         if not wanted[r] or starts[k + 1] == starts[k]:
@@ -884,6 +887,7 @@ def _least_missing_all(grid: np.ndarray, ps: np.ndarray, starts: np.ndarray, ski
         i = starts[k]
         while i < starts[k + 1]:
             spare[:] = pending
+            left = held  # pending crystals not yet used for a coloured position
             missing_any = 0
             missing = 0
             cut = -1
@@ -896,17 +900,17 @@ def _least_missing_all(grid: np.ndarray, ps: np.ndarray, starts: np.ndarray, ski
                     missing_any += 1
                 elif spare[need] > 0:
                     spare[need] -= 1
+                    left -= 1
                 else:
                     missing += 1
-                if missing >= best:  # every path beginning as this one does misses as much
+                # what the prefix misses already (colourless positions beyond the pending
+                # crystals left): every path beginning as this one does misses as much
+                if missing + max(0, missing_any - left) >= best:
                     cut = j
                     break
             if cut >= 0:
                 i = skips[i, cut]
                 continue
-            left = 0
-            for c in range(spare.shape[0]):
-                left += spare[c]
             missing += max(0, missing_any - left)
             if missing < best:
                 best = missing
