@@ -331,9 +331,9 @@ def _quiet_cancelled_race() -> None:
 
 #: A request of fewer tasks than this runs in this process on the local executor: starting a
 #: pool (forking the workers, each loading its compiled kernels and building its tables)
-#: costs more than spreading so few saves. On this machine (2026-12-07), Shifting Stones'
-#: 1-card deck (5 patterns) took 1.4 s in process and 1.6 s on two workers, its 6-card deck
-#: (30) 2.3 s and 2.5 s, its 12-card deck (60) 3.2 s and 3.0 s.
+#: costs more than spreading so few saves. On this machine (2026-12-07), a pattern deck of
+#: 5 candidates took 1.4 s in process and 1.6 s on two workers, of 30 candidates 2.3 s and
+#: 2.5 s, of 60 candidates 3.2 s and 3.0 s (docs/benchmarks.md names the game).
 SMALL_REQUEST = 32
 
 
