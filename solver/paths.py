@@ -202,24 +202,17 @@ def _actions(state: np.ndarray, ps: np.ndarray, shared: np.ndarray, after: np.nd
         cut = -1
         for j in range(keep, k):
             crystal = state[ps[i, j]]
-            if _fits(crystal, run[j]):
-                c = crystal
-                if c == COLOURLESS:  # a colourless crystal in place: only the spares change
-                    used[c] += 1
-                    grow = 0.0
-                else:
-                    before = _term(c, need, used, total, draw)
-                    used[c] += 1
-                    grow = _term(c, need, used, total, draw) - before
+            if _fits(crystal, run[j]):  # in place: one spare fewer of its colour
+                c, counts, colourless = crystal, used, 0.0
+            else:  # missing: a colourless one costs one action, whatever the spares
+                c, counts, colourless = run[j], need, 1.0
+            if c == COLOURLESS:
+                counts[c] += 1
+                grow = colourless
             else:
-                c = run[j]
-                if c == COLOURLESS:  # at least one action, whatever the spares
-                    need[c] += 1
-                    grow = 1.0
-                else:
-                    before = _term(c, need, used, total, draw)
-                    need[c] += 1
-                    grow = _term(c, need, used, total, draw) - before
+                before = _term(c, need, used, total, draw)
+                counts[c] += 1
+                grow = _term(c, need, used, total, draw) - before
             low[j + 1] = low[j] + grow
             read = j + 1
             if low[j + 1] >= best + _MARGIN:
