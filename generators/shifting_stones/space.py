@@ -271,11 +271,17 @@ class Measure:
     max: int
 
 
+def digest(shown: np.ndarray) -> str:
+    """A name for a set of grids (from ``Space.shows``): two patterns shown on the same
+    grids have the same digest."""
+    return hashlib.blake2b(np.packbits(shown).tobytes(), digest_size=16).hexdigest()
+
+
 def measure(tiles: TileSet, pattern: Pattern) -> tuple[str, Measure]:
     """The digest of the grids that show ``pattern`` and its measured difficulty."""
     sp = space(tiles)
     shown = sp.shows(pattern.rows)
-    key = hashlib.blake2b(np.packbits(shown).tobytes(), digest_size=16).hexdigest()
+    key = digest(shown)
     dist = sp.distances(shown)
     total = int(dist.sum(dtype=np.int64))
     return key, Measure(round(total / sp.size, MEASURE_PLACES), round(int(shown.sum()) / sp.size, 6), int(dist.max()))

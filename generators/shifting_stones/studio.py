@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -95,17 +95,37 @@ def card_of(deck: Deck, data: Mapping[str, Any], card_id: Any) -> Card:
 
 
 
-def _measured(deck: Deck, card: Card) -> tuple[Any, str]:
-    """The card measured against the deck (``verify.check_card``) and the scale's name."""
-    from generators.shifting_stones.verify import DEFAULT_POINT_BOUNDS, DEFAULT_TOP, check_card, grids, scale_of
+@dataclass(frozen=True, slots=True)
+class Measured:
+    """A drafted window measured by the generator's search (``space.measure``): None where no
+    grid shows it, with ``problem`` saying why; ``key`` names the grids that show it."""
+
+    feasible: bool
+    difficulty: float | None
+    shown: float | None
+    max: int | None
+    rated: int | None
+    key: str
+    problem: str | None = None
+
+
+def _measured(deck: Deck, card: Card) -> tuple[Measured, str]:
+    """The card measured on the generator's state space, one breadth-first search from the
+    grids that show it (a few hundredths of a second, the live answer; ``verify`` checks
+    the saved deck again its own way), and the name of the scale its points come from."""
+    from generators.shifting_stones.scale import rate
+    from generators.shifting_stones.space import measure
+    from generators.shifting_stones.verify import DEFAULT_POINT_BOUNDS, DEFAULT_TOP, scale_of
 
     own = scale_of(deck)
     (bounds, top), scale = (own, "the deck's own scale") if own is not None else \
         ((DEFAULT_POINT_BOUNDS, DEFAULT_TOP), "the absolute scale")
-    g = grids(deck.tiles)
-    shown = g.showing(card.pattern.rows)
-    counts = g.levels([shown])[:, 0] if shown.any() else None
-    return check_card(g, deck, card, bounds, top, shown, counts), scale
+    why = card.pattern.shortage(deck.tiles)
+    key, m = measure(deck.tiles, card.pattern) if why is None else ("", None)
+    if m is None or m.max < 0:
+        problem = f"no grid shows this window: {why or 'no place fits it'}"
+        return Measured(False, None, None, None, None, key, problem), scale
+    return Measured(True, m.difficulty, m.shown, m.max, rate(m.difficulty, (tuple(bounds), top)), key), scale
 
 
 def prove(deck: Deck, data: Mapping[str, Any], card_id: Any = None, time_limit: float = 2.0) -> dict[str, Any]:
@@ -118,22 +138,21 @@ def prove(deck: Deck, data: Mapping[str, Any], card_id: Any = None, time_limit: 
         return {"verdict": "invalid", "headline": str(err), "items": []}
     check, scale = _measured(deck, card)
     if not check.feasible:
-        return {"verdict": "not proved", "headline": f"no grid can show it: {check.problems[0].split(': ', 1)[-1]}",
-                "items": [{"label": "Window", "status": "unsolvable", "text": check.problems[0]}]}
+        return {"verdict": "not proved", "headline": f"no grid can show it: {str(check.problem).split(': ', 1)[-1]}",
+                "items": [{"label": "Window", "status": "unsolvable", "text": check.problem}]}
     items = [{"label": "Window", "status": "solved",
               "text": f"{check.difficulty:.3f} actions from a random grid on average, {check.max} at most; "
                       f"{check.shown:.2%} of grids show it already"}]
     others = [c for c in deck.cards if str(c.id) != str(card_id)]
     # the same grids: the same pattern, or (rarely) another with the same measures, checked grid by grid
     same = [c for c in others if c.pattern == card.pattern or (
-        c.shown is not None and abs(c.shown - check.shown) < 1e-6 and c.difficulty == check.difficulty
+        c.shown is not None and abs(c.shown - (check.shown or 0.0)) < 1e-6 and c.difficulty == check.difficulty
         and _measured_key(deck, c) == check.key)]
     if same:
         items.append({"label": "Deck", "status": "unsolvable",
                       "text": f"card {same[0].id} asks for the same thing (it shows on exactly the same grids)"})
-    measured = _difficulties(deck.tiles, tuple(c.pattern for c in deck.cards))
-    rated = [(c, c.difficulty if c.difficulty is not None else measured[k]) for k, c in enumerate(deck.cards)
-             if str(c.id) != str(card_id)]
+    rated = [(c, c.difficulty if c.difficulty is not None else _difficulty(deck.tiles, c.pattern))
+             for c in deck.cards if str(c.id) != str(card_id)]
     rated = [(c, d) for c, d in rated if d is not None]
     if rated:
         near, value = min(rated, key=lambda cd: abs((cd[1] or 0.0) - (check.difficulty or 0.0)))
@@ -146,35 +165,28 @@ def prove(deck: Deck, data: Mapping[str, Any], card_id: Any = None, time_limit: 
     return {"verdict": verdict, "headline": headline, "items": items}
 
 
-@lru_cache(maxsize=8)
-def _difficulties(tiles: Any, patterns: tuple[Any, ...]) -> tuple[float | None, ...]:
-    """Each window's mean least actions from a random grid (None: no grid shows it), all in
-    one search: for a deck whose file stores none (a designer's), kept while the deck is."""
-    import numpy as np
+@lru_cache(maxsize=4096)
+def _difficulty(tiles: Any, pattern: Any) -> float | None:
+    """A window's mean least actions from a random grid (None: no grid shows it), for a card
+    whose file stores none (a designer's): measured once a window, kept for the session."""
+    from generators.shifting_stones.space import measure
 
-    from generators.shifting_stones.verify import grids
-
-    g = grids(tiles)
-    shown = [g.showing(p.rows) for p in patterns]
-    feasible = [k for k, x in enumerate(shown) if x.any()]
-    counts = g.levels([shown[k] for k in feasible]) if feasible else np.zeros((1, 0), np.int64)
-    levels = np.arange(counts.shape[0], dtype=np.int64)
-    out: list[float | None] = [None] * len(patterns)
-    for i, k in enumerate(feasible):
-        out[k] = round(float((counts[:, i] * levels).sum()) / g.size, 3)
-    return tuple(out)
+    if pattern.shortage(tiles) is not None:
+        return None
+    m = measure(tiles, pattern)[1]
+    return m.difficulty if m.max >= 0 else None
 
 
 def _measured_key(deck: Deck, card: Card) -> str:
-    """The grids a card shows on, as a hash (``verify.CardCheck.key``)."""
-    import hashlib
+    """The grids a card shows on, as a digest (``Measured.key``)."""
+    return _key(deck.tiles, card.pattern)
 
-    import numpy as np
 
-    from generators.shifting_stones.verify import grids
+@lru_cache(maxsize=4096)
+def _key(tiles: Any, pattern: Any) -> str:
+    from generators.shifting_stones.space import digest, space
 
-    shown = grids(deck.tiles).showing(card.pattern.rows)
-    return hashlib.sha256(np.packbits(shown).tobytes()).hexdigest()
+    return digest(space(tiles).shows(pattern.rows)) if pattern.shortage(tiles) is None else ""
 
 
 def put(deck: Deck, data: Mapping[str, Any], card_id: Any = None) -> Deck:
@@ -187,7 +199,7 @@ def put(deck: Deck, data: Mapping[str, Any], card_id: Any = None) -> Deck:
     card = card_of(deck, data, card_id)
     check, _ = _measured(deck, card)
     if not check.feasible:
-        raise RequestError(f"grid: {check.problems[0]}")
+        raise RequestError(f"grid: {check.problem}")
     points = check.rated if any(c.points is not None for c in deck.cards) else None
     card = replace(card, points=points, difficulty=check.difficulty, shown=check.shown, max=check.max)
     return placed(deck, card, card_id)

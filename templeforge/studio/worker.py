@@ -41,8 +41,12 @@ def _serve(conn: Connection) -> None:
 
 
 def warm(module: str) -> bool:
-    """Import ``module`` (a game's studio module and what it loads), so the first proof is quick."""
-    importlib.import_module(module)
+    """Import ``module`` (a game's studio module and what it loads) and prove its new card's
+    starting draft on a blank deck, so the compiled searches and their tables are loaded
+    before the designer's first edit and the first live answer is as quick as the next."""
+    studio = importlib.import_module(module)
+    deck = studio.blank()
+    studio.prove(deck, studio.draft(deck))
     return True
 
 

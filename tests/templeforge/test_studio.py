@@ -359,6 +359,24 @@ def test_stopping_a_proof_through_the_route_says_whether_one_ran(client: Any) ->
     assert client.post("/api/prove/stop", json={}).status_code == 403
 
 
+def test_the_worker_warms_every_game_by_proving_its_starting_draft(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    from generators import GAMES
+    from templeforge.studio.worker import warm
+
+    for game in GAMES.values():
+        proved: list[Any] = []
+        studio = importlib.import_module(game.studio)
+
+        def prove(deck: Any, data: Any, *args: Any, real: Any = studio.prove, seen: list[Any] = proved) -> None:
+            seen.append(real(deck, data, *args))
+
+        monkeypatch.setattr(studio, "prove", prove)
+        assert warm(game.studio)
+        assert len(proved) == 1 and proved[0]["verdict"] in ("proved", "not proved"), (game.name, proved)
+
+
 def test_jobs_in_turn_wait_for_each_other() -> None:
     import threading
 
