@@ -142,7 +142,7 @@ def prove(deck: Deck, data: Mapping[str, Any], card_id: Any = None, time_limit: 
                 "items": [{"label": "Window", "status": "unsolvable", "text": check.problem}]}
     items = [{"label": "Window", "status": "solved",
               "text": f"{check.difficulty:.3f} actions from a random grid on average, {check.max} at most; "
-                      f"{check.shown:.2%} of grids show it already"}]
+                      f"{_share(check.shown or 0.0)} of grids show it already"}]
     others = [c for c in deck.cards if str(c.id) != str(card_id)]
     # the same grids: the same pattern, or (rarely) another with the same measures, checked grid by grid
     same = [c for c in others if c.pattern == card.pattern or (
@@ -175,6 +175,14 @@ def _difficulty(tiles: Any, pattern: Any) -> float | None:
         return None
     m = measure(tiles, pattern)[1]
     return m.difficulty if m.max >= 0 else None
+
+
+def _share(share: float) -> str:
+    """A share of the grids as a percentage a designer can read: two decimals, or for a rare
+    window its first figure that is not zero (``0.0003%``, never ``0.00%``)."""
+    if share == 0 or share >= 0.0001:
+        return f"{share:.2%}"
+    return f"{share * 100:.6f}".rstrip("0") + "%"
 
 
 def _measured_key(deck: Deck, card: Card) -> str:

@@ -57,3 +57,10 @@ def test_a_mirror_window_is_not_the_same_card_but_a_repainted_one_is() -> None:
     answer = studio.prove(deck, mirrored)
     assert answer["verdict"] == "proved", answer
     assert f"{card.difficulty:.3f} actions" in answer["items"][0]["text"]  # the same figures as the card's
+
+
+def test_a_rare_windows_share_is_written_with_its_first_figure_not_as_zero() -> None:
+    deck = read_deck(SAMPLE)
+    answer = studio.prove(deck, {"grid": ["756", "50*", "*57"]})
+    assert "0.0002% of grids show it already" in answer["items"][0]["text"], answer  # 4 of 2,580,480
+    assert "50.00% of grids" in studio.prove(deck, {"grid": ["0"]})["items"][0]["text"]
