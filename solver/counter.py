@@ -12,9 +12,12 @@ Nouns:
 
 Why this engine: a tiling search spends nearly all its time asking "which placements fit
 here?". Numbering the cells along the region's short side first keeps the frontier short,
-so the lowest empty cell is almost always hemmed in and few placements fit it; with every
-placement bucketed by its lowest cell, the candidates for a cell are one contiguous slice,
-and "does it fit?" is a single AND of two machine words. Every tiling is found exactly once
+so the lowest empty cell is almost always hemmed in and few placements fit it. Every
+placement is bucketed by its lowest cell, and each bucket is split into lists, one for each
+state of the few cells after it (``_probed``): the search reads the list of the occupancy
+it finds, and in it only the runs of the kinds of piece it has left (a bit each, the next
+found in one instruction), so it tries few placements that cannot fit, and "does it fit?"
+is a single AND of two machine words. Every tiling is found exactly once
 (the placement covering the lowest empty cell is determined by the tiling), so no
 symmetry bookkeeping is needed to count. numba compiles the loop to machine code once per
 machine (the compiled code is cached next to this file).
@@ -28,11 +31,12 @@ from __future__ import annotations
 
 import operator
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from solver.pieces import Piece
 from solver.puzzle import Placement, Puzzle, Solution, symmetry_action
@@ -72,7 +76,6 @@ class Board:
 
     masks: np.ndarray  # uint64 per placement
     kinds: np.ndarray  # int64 piece index per placement
-    skip: np.ndarray  # int64: first placement after this one's (cell, piece) group
     start: np.ndarray  # int64: bucket of cell c is start[c] .. start[c+1]
     copies: np.ndarray  # int64 per piece
     full: np.uint64  # every region cell's bit
@@ -87,6 +90,7 @@ class Board:
     names: tuple[str, ...] = ()  # built by ``compiled``: each kind's piece name
     reach: int = 0  # built by ``compiled``: the cells some placement covers
     fitting: tuple[int, ...] = ()  # built by ``compiled``: placements per kind
+    probed: list[np.ndarray] = field(default_factory=list, compare=False)  # ``_probed``'s lists, at the first search
 
     @classmethod
     def compiled(cls, puzzle: Puzzle) -> Board:
@@ -97,17 +101,18 @@ class Board:
         For puzzles ``compilable`` takes."""
         if not compilable(puzzle):
             raise ValueError("the compiled board takes regions of at most 64 cells and pieces of at most 10")
+        _check_kinds(len(puzzle.kinds))
         cells, rank = _ranked(puzzle)
         shapes = _shapes(puzzle.kinds, puzzle.flips, puzzle.region.dim)
-        masks, kinds, skip, start, halo_start, halo, near, reach, fitting = _compile(
+        masks, kinds, start, halo_start, halo, near, reach, fitting, *lists = _compile(
             np.array(cells, dtype=np.int64), rank, shapes.offsets, shapes.start, shapes.piece, len(puzzle.kinds))
         n = len(masks)
         smallest = min(p.size for p, _ in puzzle.kinds)
         identity = np.arange(n, dtype=np.int64)
-        return cls(masks, kinds, skip, start, np.array([c for _, c in puzzle.kinds], dtype=np.int64),
+        return cls(masks, kinds, start, np.array([c for _, c in puzzle.kinds], dtype=np.int64),
                    np.uint64((1 << len(cells)) - 1), identity, identity.reshape(1, -1), len(cells) // smallest + 1,
                    halo_start, halo, near, smallest > 1, tuple(cells), tuple(p.name for p, _ in puzzle.kinds),
-                   int(reach), tuple(int(f) for f in fitting))
+                   int(reach), tuple(int(f) for f in fitting), lists)
 
     def possible(self) -> bool:
         """For a ``compiled`` board: every cell is reached by some placement and every kind
@@ -185,10 +190,6 @@ class Board:
         order = [k[2] for k in keyed]
         lows = [k[0] for k in keyed]
         masks = [k[3] for k in keyed]
-        skip = [n] * n
-        for k in range(n - 2, -1, -1):
-            same = keyed[k + 1][:2] == keyed[k][:2]
-            skip[k] = skip[k + 1] if same else k + 1
         mask_arr = np.array(masks, dtype=np.uint64)
         near_arr = np.array(near, dtype=np.uint64)
         halo_start, halo = _halos(mask_arr, near_arr)
@@ -202,7 +203,6 @@ class Board:
             action = np.arange(n, dtype=np.int64).reshape(1, -1)
         smallest = min(p.size for p, _ in kinds)
         return cls(mask_arr, np.array([k[1] for k in keyed], dtype=np.int64),
-                   np.array(skip, dtype=np.int64),
                    np.searchsorted(np.array(lows, dtype=np.int64), np.arange(n_cells + 1)).astype(np.int64),
                    np.array([c for _, c in kinds], dtype=np.int64), np.uint64((1 << n_cells) - 1),
                    order_arr, action, n_cells // smallest + 1,
@@ -212,6 +212,15 @@ class Board:
 #: The most cells a piece may have for ``Board.compiled`` (a placement's sort key holds six
 #: bits a cell in one 64-bit word).
 MAX_PIECE = 10
+
+
+#: Kinds of piece a board can hold: one bit each in a 64-bit mask.
+MAX_KINDS = 64
+
+
+def _check_kinds(n_kinds: int) -> None:
+    if n_kinds > MAX_KINDS:
+        raise ValueError(f"the counter takes at most {MAX_KINDS} kinds of piece, got {n_kinds}")
 
 
 def compilable(puzzle: Puzzle) -> bool:
@@ -281,7 +290,7 @@ def _compile(coords: np.ndarray, rank: np.ndarray, offsets: np.ndarray, ostart: 
              n_kinds: int) -> tuple[np.ndarray, ...]:
     """Every placement of ``Board.of`` as a mask, in its search order: by lowest cell, then
     kind, then cells in reading order (``rank`` is each bit's place in reading order). Also
-    the buckets, groups, halos and neighbour masks, the cells some placement reaches and the
+    the buckets, halos and neighbour masks, the cells some placement reaches and the
     placements per kind.
 
     Compiled loops make the placements (``_placements``) and group them (``_grouped``); the
@@ -289,14 +298,15 @@ def _compile(coords: np.ndarray, rank: np.ndarray, offsets: np.ndarray, ostart: 
     in a fraction of the time numba takes over its own sort and search routines."""
     masks, primary, keys, near, _ = _placements(coords, rank, offsets, ostart, opiece, n_kinds)
     order = np.lexsort((keys, primary))  # stable: by (lowest cell, kind), then reading order
-    return _grouped(masks, primary, keys, order, near, n_kinds)  # type: ignore[no-any-return]
+    return _grouped(masks, primary, keys, order, near, n_kinds, PROBE_BITS, PROBE_PLACEMENTS)  # type: ignore[no-any-return]
 
 
 @njit(cache=True, nogil=True)
-def _grouped(masks, primary, keys, order, near, n_kinds):  # type: ignore[no-untyped-def]  # pragma: no cover
+def _grouped(masks, primary, keys, order, near, n_kinds, most_bits, per_bit):  # type: ignore[no-untyped-def]  # pragma: no cover
     """For ``_compile``: the sorted placements, one per (lowest cell, kind, cells) where
-    orientations coincide, with their kinds, group skips, cell buckets, halos, the cells
-    they reach and how many there are of each kind."""
+    orientations coincide, with their kinds, cell buckets, halos, the cells they reach, how
+    many there are of each kind, and the search's lists (``_probed``; ``most_bits`` and
+    ``per_bit`` are ``PROBE_BITS`` and ``PROBE_PLACEMENTS``)."""
     keep = np.empty(len(order), dtype=np.int64)
     m = 0
     for t in range(len(order)):
@@ -312,11 +322,6 @@ def _grouped(masks, primary, keys, order, near, n_kinds):  # type: ignore[no-unt
         out_masks[t] = masks[keep[t]]
         out_primary[t] = primary[keep[t]]
         kinds[t] = out_primary[t] % n_kinds
-    skip = np.empty(m, dtype=np.int64)
-    if m:
-        skip[m - 1] = m
-    for t in range(m - 2, -1, -1):
-        skip[t] = skip[t + 1] if out_primary[t + 1] == out_primary[t] else t + 1
     n = len(near)
     start = np.empty(n + 1, dtype=np.int64)
     t = 0
@@ -330,7 +335,10 @@ def _grouped(masks, primary, keys, order, near, n_kinds):  # type: ignore[no-unt
     for t in range(m):
         reach |= out_masks[t]
         fitting[kinds[t]] += 1
-    return out_masks, kinds, skip, start, halo_start, halo, near, reach, fitting
+    bits = _probe_bits(m, most_bits, per_bit)
+    listed, listed_masks, kind_start, present = _probed(out_masks, kinds, start, bits, n_kinds)
+    return out_masks, kinds, start, halo_start, halo, near, reach, fitting, listed, listed_masks, kind_start, \
+        present, bits
 
 
 @njit(cache=True, nogil=True)
@@ -467,31 +475,32 @@ def search(
             lies on the board before the search starts, and kept tilings leave it out.
     """
     started = time.perf_counter()
-    n = len(board.masks)
     buffer_rows = 1 if keep == 0 else min(keep, 4096) if keep is not None else 4096
     kept_rows: list[tuple[int, ...]] = []
     sol_buf = np.zeros((buffer_rows, board.depth), dtype=np.int64)
     sol_len = np.zeros(buffer_rows, dtype=np.int64)
-    # state: depth, found, nodes, kept-in-buffer, occupied mask (as int64 bits)
-    state = np.zeros(5, dtype=np.int64)
-    cell_at = np.zeros(board.depth + 1, dtype=np.int64)
-    nxt = np.zeros(board.depth + 1, dtype=np.int64)
+    # state: depth, found, nodes, kept-in-buffer, occupied mask (as int64 bits), depth 0's
+    # list (-1 once the search has begun)
+    state = np.zeros(6, dtype=np.int64)
+    at = np.zeros(board.depth + 1, dtype=np.int64)  # per depth: the next place to try in its list,
+    stop = np.zeros(board.depth + 1, dtype=np.int64)  # where the run of the kind being tried ends,
+    todo = np.zeros(board.depth + 1, dtype=np.uint64)  # and the kinds still to try
     chosen = np.zeros(board.depth + 1, dtype=np.int64)
     left = board.copies.copy()
-    nxt[0] = board.start[0] if n else 0
+    listed, listed_masks, kind_start, present, bits = probed(board)
+    occupied = first = 0
     if fixed is not None:
         occupied = int(board.masks[fixed])
         state[4] = np.array([occupied], dtype=np.uint64).view(np.int64)[0]
         left[board.kinds[fixed]] -= 1
         first = (~occupied & (occupied + 1)).bit_length() - 1  # the lowest empty cell
-        cell_at[0] = first
-        nxt[0] = board.start[first]
+    state[5] = (first << bits) | (occupied >> (first + 1)) & ((1 << bits) - 1)  # depth 0's list
     max_found = limit if limit is not None else np.iinfo(np.int64).max
     want = keep if keep is not None else -1  # -1: keep all (drain the buffer when full)
     while True:
-        code = _slice(board.masks, board.kinds, board.skip, board.start, board.full, board.action,
-                      distinct, board.prune, board.halo_start, board.halo, board.neighbours, left, state,
-                      cell_at, nxt, chosen, sol_buf, sol_len,
+        code = _slice(board.masks, board.kinds, listed, listed_masks, kind_start, present, bits, board.full,
+                      board.action, distinct, board.prune, board.halo_start, board.halo, board.neighbours, left, state,
+                      at, stop, todo, chosen, sol_buf, sol_len,
                       max_found, want - len(kept_rows) if want >= 0 else -1, SLICE_NODES)
         for r in range(int(state[3])):
             kept_rows.append(tuple(sorted(int(board.order[k]) for k in sol_buf[r, : sol_len[r]])))
@@ -589,14 +598,95 @@ def _walls_in(occ, halo, first, last, neighbours) -> bool:  # type: ignore[no-un
     return False
 
 
+#: The most cells after the lowest empty one whose state picks the list of candidates there
+#: (``_probed``), and the placements a board needs for each bit: a small board's search is
+#: over before bigger lists would pay for themselves.
+PROBE_BITS, PROBE_PLACEMENTS = 8, 16
+
+
+def probed(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """The board's candidate lists (``_probed``), made at its first search and kept: the
+    placements and their masks, each list's runs by kind, the kinds each list holds (a bit
+    each) and the bits of occupancy that choose a list."""
+    if not board.probed:
+        n_kinds = len(board.copies)
+        _check_kinds(n_kinds)
+        bits = _probe_bits(len(board.masks), PROBE_BITS, PROBE_PLACEMENTS)
+        board.probed.extend(_probed(board.masks, board.kinds, board.start, bits, n_kinds))
+        board.probed.append(np.int64(bits))
+    listed, listed_masks, kind_start, present, bits = board.probed
+    return listed, listed_masks, kind_start, present, int(bits)
+
+
 @njit(cache=True, nogil=True)
-def _slice(masks, kinds, skip, start, full, action, distinct, prune, halo_start, halo, neighbours,  # type: ignore[no-untyped-def]
-           left, state, cell_at, nxt, chosen,
+def _probe_bits(placements, most_bits, per_bit):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """How many cells after the lowest empty one choose its list: one more each time the
+    placements double past ``per_bit``, at most ``most_bits``."""
+    bits = 0
+    while bits < most_bits and placements >= per_bit << bits:
+        bits += 1
+    return bits
+
+
+@njit(cache=True, nogil=True)
+def _probed(masks, kinds, start, bits, n_kinds):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """The candidates of each cell as lists, one for each state of the ``bits`` cells after it
+    in the search order: list ``(c << bits) | b``, for cell ``c`` with those cells' bits ``b``
+    (the lowest bit the next cell), holds the placements of ``c``'s bucket that cover none
+    of the occupied ones, in the bucket's order (by kind, then reading order). Kind ``k``'s
+    run in list ``l`` is ``listed[kind_start[l, k]:kind_start[l, k + 1]]``, and bit ``k`` of
+    ``present[l]`` says the run is not empty. The search reads the list of the occupancy it
+    finds and, in it, the runs of the kinds it has left: only placements that may fit, in
+    the order of the whole bucket. ``listed_masks`` holds the listed placements' masks, so
+    that a try reads one array."""
+    cells = len(start) - 1
+    patterns = 1 << bits
+    lists = cells * patterns
+    kind_start = np.zeros((lists, n_kinds + 1), dtype=np.int64)
+    present = np.zeros(lists, dtype=np.uint64)
+    total = 0
+    for c in range(cells):
+        for b in range(patterns):
+            blocked = (np.uint64(b) << np.uint64(c)) << np.uint64(1)
+            for i in range(start[c], start[c + 1]):
+                if masks[i] & blocked == 0:
+                    total += 1
+    listed = np.empty(total, dtype=np.int64)
+    listed_masks = np.empty(total, dtype=np.uint64)
+    at = 0
+    for c in range(cells):
+        for b in range(patterns):
+            blocked = (np.uint64(b) << np.uint64(c)) << np.uint64(1)
+            here = c * patterns + b
+            k = 0
+            kind_start[here, 0] = at
+            for i in range(start[c], start[c + 1]):
+                if masks[i] & blocked != 0:
+                    continue
+                while k < kinds[i]:  # the runs of the kinds before this one end here
+                    k += 1
+                    kind_start[here, k] = at
+                present[here] |= np.uint64(1) << np.uint64(kinds[i])
+                listed[at] = i
+                listed_masks[at] = masks[i]
+                at += 1
+            while k < n_kinds:
+                k += 1
+                kind_start[here, k] = at
+    return listed, listed_masks, kind_start, present
+
+
+@njit(cache=True, nogil=True)
+def _slice(masks, kinds, listed, listed_masks, kind_start, present, bits, full, action,  # type: ignore[no-untyped-def]
+           distinct, prune, halo_start, halo, neighbours, left, state, at, stop, todo, chosen,
            sol_buf, sol_len, max_found, room, budget):  # pragma: no cover - compiled
     """Run the search for up to ``budget`` nodes from the state in the arrays.
 
-    ``room`` is how many more tilings to keep (-1: keep all, pausing when the buffer fills).
-    Returns _DONE, _PAUSED, _LIMIT or _FULL; the state arrays hold where it stopped.
+    At each depth: ``todo`` the kinds still to try in the list of candidates for the lowest
+    empty cell (``_probed``), ``at`` the next place to try, ``stop`` where the run of the
+    kind being tried ends. ``room`` is how many more tilings to keep (-1: keep all, pausing
+    when the buffer fills). Returns _DONE, _PAUSED, _LIMIT or _FULL; the state arrays hold
+    where it stopped.
     """
     depth = state[0]
     found = state[1]
@@ -605,36 +695,58 @@ def _slice(masks, kinds, skip, start, full, action, distinct, prune, halo_start,
     occ = np.uint64(state[4])
     one = np.uint64(1)
     zero = np.uint64(0)
-    spent = 0
+    low = np.uint64((1 << bits) - 1)
     if len(masks) == 0:
         return _DONE
+    avail = zero  # the kinds with a copy left, a bit each
+    for k in range(len(left)):
+        if left[k] > 0:
+            avail |= one << np.uint64(k)
+    if state[5] >= 0:  # the search begins: depth 0's list
+        todo[0] = avail & present[state[5]]
+        at[0] = stop[0] = 0
+        state[5] = -1
+    spent = 0
     while True:
         if spent >= budget:
             code = _PAUSED
             break
-        c = cell_at[depth]
-        i = nxt[depth]
-        end = start[c + 1]
-        while i < end:
-            if left[kinds[i]] == 0:
-                i = skip[i]
-            elif masks[i] & occ == zero:
+        pos = at[depth]
+        end = stop[depth]
+        i = 0
+        fits = False
+        while True:
+            while pos < end:
+                if listed_masks[pos] & occ == zero:
+                    i = listed[pos]
+                    fits = True
+                    break
+                pos += 1
+            if fits:
                 break
-            else:
-                i += 1
-        if i >= end:  # nothing fits the lowest empty cell: backtrack
+            rest = todo[depth]
+            if rest == zero:
+                break
+            k = trailing_zeros(rest)  # type: ignore[call-arg]  # an intrinsic: numba passes its context
+            todo[depth] = rest & (rest - one)
+            key = _list_of(occ, bits, low)
+            pos = kind_start[key, k]
+            end = kind_start[key, k + 1]
+        if not fits:  # nothing fits the lowest empty cell: backtrack
             if depth == 0:
                 code = _DONE
                 break
             depth -= 1
             j = chosen[depth]
             occ ^= masks[j]
-            left[kinds[j]] += 1
-            nxt[depth] = j + 1
+            kj = kinds[j]
+            left[kj] += 1
+            avail |= one << np.uint64(kj)
             continue
         spent += 1
         nodes += 1
-        nxt[depth] = i + 1
+        at[depth] = pos + 1
+        stop[depth] = end
         chosen[depth] = i
         if occ | masks[i] == full:  # a tiling
             if distinct and not _is_canonical(chosen, depth + 1, action):
@@ -657,16 +769,25 @@ def _slice(masks, kinds, skip, start, full, action, distinct, prune, halo_start,
         if prune and _walls_in(occ | masks[i], halo, halo_start[i], halo_start[i + 1], neighbours):
             continue
         occ |= masks[i]
-        left[kinds[i]] -= 1
-        nxt_cell = c + 1
-        while (occ >> np.uint64(nxt_cell)) & one:
-            nxt_cell += 1
+        ki = kinds[i]
+        left[ki] -= 1
+        if left[ki] == 0:
+            avail &= ~(one << np.uint64(ki))
         depth += 1
-        cell_at[depth] = nxt_cell
-        nxt[depth] = start[nxt_cell]
+        todo[depth] = avail & present[_list_of(occ, bits, low)]
+        at[depth] = stop[depth] = 0
     state[0] = depth
     state[1] = found
     state[2] = nodes
     state[3] = stored
     state[4] = np.int64(occ)
     return code
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _list_of(occ, bits, low):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """The list of candidates (``_probed``) for the lowest empty cell of ``occ``: the cell
+    (its trailing zeros once inverted: compiled to one instruction) and the ``bits`` cells
+    after it."""
+    c = np.int64(trailing_zeros(~occ))  # type: ignore[call-arg]  # an intrinsic: numba passes its context
+    return (c << bits) | np.int64(((occ >> np.uint64(c)) >> np.uint64(1)) & low)

@@ -32,11 +32,26 @@ def test_placements_are_bucketed_by_lowest_cell_and_grouped_by_piece() -> None:
         for k in range(lo, hi):
             mask = int(board.masks[k])
             assert mask & -mask == 1 << c  # lowest cell is c
-            group_end = board.skip[k]
-            assert lo < group_end <= hi
-            assert all(board.kinds[j] == board.kinds[k] for j in range(k, group_end))
-            assert group_end == hi or board.kinds[group_end] != board.kinds[k]
+        assert list(board.kinds[lo:hi]) == sorted(board.kinds[lo:hi])  # grouped by piece
     assert int(board.full) == (1 << 60) - 1
+
+
+def test_each_list_holds_the_buckets_placements_that_miss_its_occupied_cells_in_order() -> None:
+    board = counter.Board.of(Puzzle(box(6, 10), preset("pentominoes")))
+    listed, _, kind_start, present, bits = counter.probed(board)
+    assert bits == counter.PROBE_BITS  # 2,056 placements: the most bits
+    kinds = len(board.copies)
+    for c in (0, 7, 31, 59):
+        bucket = range(board.start[c], board.start[c + 1])
+        for b in (0, 1, 0b101, (1 << bits) - 1):
+            blocked = (b << (c + 1)) & int(board.full)
+            here = (c << bits) | b
+            runs = [listed[kind_start[here, k]:kind_start[here, k + 1]].tolist() for k in range(kinds)]
+            assert [i for run in runs for i in run] == [i for i in bucket if not int(board.masks[i]) & blocked]
+            assert all(board.kinds[i] == k for k, run in enumerate(runs) for i in run)
+            assert int(present[here]) == sum(1 << k for k, run in enumerate(runs) if run)
+    small = counter.Board.of(Puzzle(box(2, 3), (piece("I3"), piece("I3"))))
+    assert counter.probed(small)[4] == 0  # a few placements: one list a cell
 
 
 def test_the_symmetry_action_is_carried_into_the_search_order() -> None:
@@ -111,7 +126,7 @@ BOARDS = [Puzzle(box(6, 10), preset("pentominoes")), Puzzle(box(10, 6), preset("
 @pytest.mark.parametrize("puzzle", BOARDS, ids=range(len(BOARDS)))
 def test_the_compiled_board_is_the_board_of_the_placements(puzzle: Puzzle) -> None:
     slow, fast = counter.Board.of(puzzle), counter.Board.compiled(puzzle)
-    for name in ("masks", "kinds", "skip", "start", "copies", "halo_start", "halo", "neighbours"):
+    for name in ("masks", "kinds", "start", "copies", "halo_start", "halo", "neighbours"):
         assert np.array_equal(getattr(slow, name), getattr(fast, name)), name
     assert (slow.full, slow.depth, slow.prune) == (fast.full, fast.depth, fast.prune)
     placements = puzzle.placements()
