@@ -82,8 +82,7 @@ class Board:
     order: np.ndarray  # int64
     action: np.ndarray  # int64 (symmetries, placements), identity first; (1, P) if unused
     depth: int  # most placements a tiling can have
-    halo_start: np.ndarray  # int64: the cells next to placement k are halo[halo_start[k]:...]
-    halo: np.ndarray  # int64 cell bits
+    halo: np.ndarray  # uint64 per placement: the cells next to it, not under it
     neighbours: np.ndarray  # uint64 per cell: the masks of its region neighbours
     prune: bool  # no piece is a single cell, so an empty cell walled in is a dead end
     cells: tuple[tuple[int, ...], ...] = ()  # built by ``compiled``: each bit's cell
@@ -104,14 +103,14 @@ class Board:
         _check_kinds(len(puzzle.kinds))
         cells, rank = _ranked(puzzle)
         shapes = _shapes(puzzle.kinds, puzzle.flips, puzzle.region.dim)
-        masks, kinds, start, halo_start, halo, near, reach, fitting, *lists = _compile(
+        masks, kinds, start, halo, near, reach, fitting, *lists = _compile(
             np.array(cells, dtype=np.int64), rank, shapes.offsets, shapes.start, shapes.piece, len(puzzle.kinds))
         n = len(masks)
         smallest = min(p.size for p, _ in puzzle.kinds)
         identity = np.arange(n, dtype=np.int64)
         return cls(masks, kinds, start, np.array([c for _, c in puzzle.kinds], dtype=np.int64),
                    np.uint64((1 << len(cells)) - 1), identity, identity.reshape(1, -1), len(cells) // smallest + 1,
-                   halo_start, halo, near, smallest > 1, tuple(cells), tuple(p.name for p, _ in puzzle.kinds),
+                   halo, near, smallest > 1, tuple(cells), tuple(p.name for p, _ in puzzle.kinds),
                    int(reach), tuple(int(f) for f in fitting), lists)
 
     def possible(self) -> bool:
@@ -192,7 +191,7 @@ class Board:
         masks = [k[3] for k in keyed]
         mask_arr = np.array(masks, dtype=np.uint64)
         near_arr = np.array(near, dtype=np.uint64)
-        halo_start, halo = _halos(mask_arr, near_arr)
+        halo = _halos(mask_arr, near_arr)
         order_arr = np.array(order, dtype=np.int64)
         if distinct:
             position = np.empty(n, dtype=np.int64)
@@ -206,7 +205,7 @@ class Board:
                    np.searchsorted(np.array(lows, dtype=np.int64), np.arange(n_cells + 1)).astype(np.int64),
                    np.array([c for _, c in kinds], dtype=np.int64), np.uint64((1 << n_cells) - 1),
                    order_arr, action, n_cells // smallest + 1,
-                   halo_start, halo, near_arr, smallest > 1)
+                   halo, near_arr, smallest > 1)
 
 
 #: The most cells a piece may have for ``Board.compiled`` (a placement's sort key holds six
@@ -329,7 +328,7 @@ def _grouped(masks, primary, keys, order, near, n_kinds, most_bits, per_bit):  #
         while t < m and out_primary[t] // n_kinds < c:
             t += 1
         start[c] = t
-    halo_start, halo = _halos(out_masks, near)
+    halo = _halos(out_masks, near)
     reach = np.uint64(0)
     fitting = np.zeros(n_kinds, dtype=np.int64)
     for t in range(m):
@@ -337,7 +336,7 @@ def _grouped(masks, primary, keys, order, near, n_kinds, most_bits, per_bit):  #
         fitting[kinds[t]] += 1
     bits = _probe_bits(m, most_bits, per_bit)
     listed, listed_masks, kind_start, present = _probed(out_masks, kinds, start, bits, n_kinds)
-    return out_masks, kinds, start, halo_start, halo, near, reach, fitting, listed, listed_masks, kind_start, \
+    return out_masks, kinds, start, halo, near, reach, fitting, listed, listed_masks, kind_start, \
         present, bits
 
 
@@ -499,7 +498,7 @@ def search(
     want = keep if keep is not None else -1  # -1: keep all (drain the buffer when full)
     while True:
         code = _slice(board.masks, board.kinds, listed, listed_masks, kind_start, present, bits, board.full,
-                      board.action, distinct, board.prune, board.halo_start, board.halo, board.neighbours, left, state,
+                      board.action, distinct, board.prune, board.halo, board.neighbours, left, state,
                       at, stop, todo, chosen, sol_buf, sol_len,
                       max_found, want - len(kept_rows) if want >= 0 else -1, SLICE_NODES)
         for r in range(int(state[3])):
@@ -531,26 +530,17 @@ def count_by_orbits(board: Board, anchors: tuple[tuple[int, int], ...], time_lim
 
 
 @njit(cache=True, nogil=True)
-def _halos(masks: np.ndarray, near: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The cells next to each placement but not under it, as bit numbers: placement k's are
-    ``halo[halo_start[k]:halo_start[k + 1]]``."""
+def _halos(masks: np.ndarray, near: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+    """The cells next to each placement but not under it, as a mask."""
     one = np.uint64(1)
-    zero = np.uint64(0)
-    halo_start = np.zeros(len(masks) + 1, dtype=np.int64)
-    halo = np.empty(len(masks) * len(near), dtype=np.int64)
-    used = 0
+    halo = np.zeros(len(masks), dtype=np.uint64)
     for k in range(len(masks)):
-        around = zero
+        around = np.uint64(0)
         for b in range(len(near)):
             if (masks[k] >> np.uint64(b)) & one:
                 around |= near[b]
-        around &= ~masks[k]
-        for b in range(len(near)):
-            if (around >> np.uint64(b)) & one:
-                halo[used] = b
-                used += 1
-        halo_start[k + 1] = used
-    return halo_start, halo[:used].copy()
+        halo[k] = around & ~masks[k]
+    return halo
 
 
 @njit(cache=True, nogil=True)
@@ -586,15 +576,16 @@ def _insert_sorted(values, size, out):  # type: ignore[no-untyped-def]  # pragma
         out[k] = v
 
 
-@njit(cache=True, nogil=True)
-def _walls_in(occ, halo, first, last, neighbours) -> bool:  # type: ignore[no-untyped-def]  # numba types it
-    """Whether some empty cell next to the newest placement has no empty neighbour left."""
-    one = np.uint64(1)
-    zero = np.uint64(0)
-    for t in range(first, last):
-        b = halo[t]
-        if (occ >> np.uint64(b)) & one == zero and neighbours[b] & ~occ == zero:
+@njit(cache=True, nogil=True, inline="always")
+def _walls_in(occ, halo, neighbours):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """Whether some empty cell of ``halo`` (the cells next to the newest placement) has no
+    empty neighbour left: only the empty ones are visited, each found in one instruction."""
+    free = ~occ
+    empty = halo & free
+    while empty:
+        if neighbours[trailing_zeros(empty)] & free == np.uint64(0):  # type: ignore[call-arg]
             return True
+        empty &= empty - np.uint64(1)
     return False
 
 
@@ -678,7 +669,7 @@ def _probed(masks, kinds, start, bits, n_kinds):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, nogil=True)
 def _slice(masks, kinds, listed, listed_masks, kind_start, present, bits, full, action,  # type: ignore[no-untyped-def]
-           distinct, prune, halo_start, halo, neighbours, left, state, at, stop, todo, chosen,
+           distinct, prune, halo, neighbours, left, state, at, stop, todo, chosen,
            sol_buf, sol_len, max_found, room, budget):  # pragma: no cover - compiled
     """Run the search for up to ``budget`` nodes from the state in the arrays.
 
@@ -766,7 +757,7 @@ def _slice(masks, kinds, listed, listed_masks, kind_start, present, bits, full, 
                 code = _FULL
                 break
             continue
-        if prune and _walls_in(occ | masks[i], halo, halo_start[i], halo_start[i + 1], neighbours):
+        if prune and _walls_in(occ | masks[i], halo[i], neighbours):
             continue
         occ |= masks[i]
         ki = kinds[i]
