@@ -30,7 +30,7 @@ class Figure:
         bench: which bench measured it (``tiling``, ``build``).
         name: what was measured.
         value: the figure, in ``unit``.
-        unit: ``s``, ``ms`` or ``GiB``.
+        unit: ``s``, ``ms``, ``ns`` or ``GiB``.
         peer: what it is compared with, measured in the same run ("" for none).
         peer_value: the peer's figure, in the same unit.
         target: the most the figure may be: a ratio to the peer, or without a peer a value
@@ -92,6 +92,8 @@ def command(args: Sequence[str], cwd: Path = ROOT) -> Ran:
 def _number(value: float, unit: str) -> str:
     if unit == "ms":
         return f"{value:.3f} ms"
+    if unit == "ns":
+        return f"{value:.1f} ns"
     if unit == "GiB":
         return f"{value:.2f} GiB"
     return f"{value:.3f} s" if value < 10 else f"{value:.1f} s"
