@@ -32,14 +32,17 @@ def kit_files(game: Game, deck: Any, *, physical: Physical, bed: Printer, player
     from cad.common import kit
     from generators.common.proof import stamped
 
+    machine = bed.machine(physical.nozzle, physical.layer_height)
+    layout = slicer.for_printer(bed).value
     with stamped(stamp):
         made = plastic_of(game).make_kit(deck, physical, (bed.width, bed.depth), players=players, ams=profile.ams,
-                                         no_ams=profile.no_ams, slicer=slicer.for_printer(bed).value,
-                                         slots=slots, machine=bed.machine(physical.nozzle), progress=progress,
-                                         mapper=mapper)
+                                         no_ams=profile.no_ams, slicer=layout, slots=slots, machine=machine,
+                                         progress=progress, mapper=mapper)
     files = dict(made.files)
     files["bom.csv"] = kit.bom_csv(made).encode()  # type: ignore[arg-type]
     lines = kit.summary(made, bed, slots)  # type: ignore[arg-type]
+    if layout == "prusa":
+        lines.append(f"PrusaSlicer projects carry {machine.prusa_source}")
     if stamp:
         from cad.common.previews import stamp_png
 
@@ -63,6 +66,7 @@ def kit_models(game: Game, deck: Any, *, physical: Physical, bed: Printer, playe
 
     with kit.without_pictures():
         made = plastic_of(game).make_kit(deck, physical, (bed.width, bed.depth), players=players, ams=True,
-                                         no_ams=False, slicer="bambu", slots=64, machine=bed.machine(physical.nozzle),
+                                         no_ams=False, slicer="bambu", slots=64,
+                                         machine=bed.machine(physical.nozzle, physical.layer_height),
                                          progress=progress)
     return tuple(getattr(made, "models", ()))

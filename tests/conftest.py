@@ -28,6 +28,26 @@ settings.register_profile("explore", derandomize=False, print_blob=True, deadlin
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
+@pytest.fixture(autouse=True)
+def _the_systems_slicer_bundles_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """PrusaSlicer's vendor bundles as installed with it (Debian's package in CI), never a
+    newer copy in the user's own PrusaSlicer folder nor one a variable names: the printers'
+    presets a test meets are the same on every machine with the same package."""
+    from cad.common import vendor
+
+    everywhere = vendor.bundle_paths
+    monkeypatch.setattr(vendor, "bundle_paths",
+                        lambda name: [p for p in everywhere(name) if p.is_relative_to("/usr")])
+
+
+@pytest.fixture()
+def own_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No PrusaSlicer vendor bundle at all: every printer gets Templeforge's own settings."""
+    from cad.common import vendor
+
+    monkeypatch.setattr(vendor, "bundle_paths", lambda name: [])
+
+
 @pytest.fixture(scope="session")
 def default_deck() -> Deck:
     """The default request (36 cards, 3 ubongo12 blocks per face, thirds, seed 0), made once

@@ -84,15 +84,18 @@ class Printer:
     excluded: tuple[tuple[tuple[float, float], ...], ...] = ()
     bambu: tuple[str, str, str, str] = ("", "", "", "")
     prusa: str = ""
+    vendor: tuple[str, str] = ("", "")  # PrusaSlicer's bundle with its presets, and its printer_model there
 
-    def machine(self, nozzle: float = 0.4) -> Machine:
-        """The printer as a 3MF project names it (``cad.common.threemf.Machine``)."""
-        from cad.common.slicing import prusa_settings
+    def machine(self, nozzle: float = 0.4, layer: float = 0.2) -> Machine:
+        """The printer as a 3MF project names it (``cad.common.threemf.Machine``), with
+        PrusaSlicer's settings for it (``cad.common.slicing.printer_settings``)."""
+        from cad.common.slicing import printer_settings
         from cad.common.threemf import Machine
 
         model, printer_preset, process, filament = self.bambu
+        settings, source = printer_settings(self, nozzle, layer)
         return Machine(self.width, self.depth, self.height, self.excluded, nozzle, model, printer_preset, process,
-                       filament, tuple(prusa_settings(self, nozzle).items()))
+                       filament, tuple(sorted(settings.items())), source)
 
 
 #: The X1's and P1's front-left corner, as Bambu Lab's printer presets exclude it.
@@ -109,12 +112,12 @@ PRINTERS = {p.name: p for p in (
     Printer("bambu-a1-mini", "Bambu Lab A1 mini", 180, 180, 180, (),
             ("Bambu Lab A1 mini", "Bambu Lab A1 mini 0.4 nozzle", "0.20mm Standard @BBL A1M",
              "Bambu PLA Basic @BBL A1M")),
-    Printer("prusa-mk4", "Prusa MK4", 250, 210, 220, prusa="MK4"),
-    Printer("prusa-mk4s", "Prusa MK4S", 250, 210, 220, prusa="MK4S"),
-    Printer("prusa-mini", "Prusa MINI", 180, 180, 180, prusa="MINI"),
-    Printer("prusa-core-one", "Prusa CORE One", 250, 220, 270, prusa="COREONE"),
-    Printer("creality-k1", "Creality K1", 220, 220, 250),
-    Printer("ender3", "Creality Ender-3", 220, 220, 250),
+    Printer("prusa-mk4", "Prusa MK4", 250, 210, 220, prusa="MK4", vendor=("PrusaResearch", "MK4")),
+    Printer("prusa-mk4s", "Prusa MK4S", 250, 210, 220, prusa="MK4S", vendor=("PrusaResearch", "MK4S")),
+    Printer("prusa-mini", "Prusa MINI", 180, 180, 180, prusa="MINI", vendor=("PrusaResearch", "MINI")),
+    Printer("prusa-core-one", "Prusa CORE One", 250, 220, 270, prusa="COREONE", vendor=("PrusaResearch", "COREONE")),
+    Printer("creality-k1", "Creality K1", 220, 220, 250, vendor=("Creality", "K1")),
+    Printer("ender3", "Creality Ender-3", 220, 220, 250, vendor=("Creality", "ENDER3")),
     Printer("generic-220", "a generic 220 x 220 mm printer", 220, 220, 250),
 )}
 

@@ -160,12 +160,14 @@ def read_gcode(text: str, version_text: str = EXECUTABLE) -> Sliced:
 
 
 def slice_plate(path: str | Path, bed: tuple[float, float], extruders: int, *, slicer: str | None = None,
-                infill: int = 100, setup: Sequence[str] = (), keep: bool = False, timeout: float = 600) -> Sliced:
+                infill: int = 100, config: Mapping[str, str] | None = None, keep: bool = False,
+                timeout: float = 600) -> Sliced:
     """Slice the 3MF at ``path`` on a ``bed`` (width, depth in mm) with ``extruders`` nozzles,
     ``LAYER`` mm layers and ``infill`` percent infill (100: comparable with a solid bill),
-    with the slicer's further options ``setup`` (``gcode_setup``: a printer's own start
-    G-code, temperatures ...). ``keep`` keeps the G-code in ``Sliced.gcode``, its line that
-    says when it was made replaced by one that does not change (``steady``).
+    over a printer's own settings ``config`` (``slicer_config``: its presets, start G-code,
+    temperatures ..., as a config file's ``key = value`` lines; the options above win).
+    ``keep`` keeps the G-code in ``Sliced.gcode``, its line that says when it was made
+    replaced by one that does not change (``steady``).
 
     Raises:
         SlicingError: the slicer is missing, fails, or writes no G-code (its last line says why).
@@ -177,7 +179,12 @@ def slice_plate(path: str | Path, bed: tuple[float, float], extruders: int, *, s
     nozzles = ",".join(["0.4"] * max(1, extruders))
     with tempfile.TemporaryDirectory(prefix="templeforge-slice-") as tmp:
         out = Path(tmp) / "plate.gcode"
-        args = [exe, "--export-gcode", "--output", str(out),
+        loaded: list[str] = []
+        if config:
+            ini = Path(tmp) / "printer.ini"
+            ini.write_text("".join(f"{key} = {value}\n" for key, value in sorted(config.items())), "utf-8")
+            loaded = ["--load", str(ini)]
+        args = [exe, "--export-gcode", "--output", str(out), *loaded,
                 "--bed-shape", f"0x0,{w:g}x0,{w:g}x{d:g},0x{d:g}",
                 "--nozzle-diameter", nozzles,
                 "--layer-height", f"{LAYER:g}", "--first-layer-height", f"{LAYER:g}",
@@ -185,7 +192,7 @@ def slice_plate(path: str | Path, bed: tuple[float, float], extruders: int, *, s
                 # classic perimeters: Arachne's (2.5's default) differ from run to run
                 "--perimeter-generator", "classic",
                 # the parts stay where the plate puts them (the command line arranges them otherwise)
-                "--dont-arrange", *setup, str(path)]
+                "--dont-arrange", str(path)]
         try:
             run = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
         except (OSError, subprocess.TimeoutExpired) as err:
@@ -229,9 +236,8 @@ def prusa_settings(printer: Printer, nozzle: float = 0.4) -> dict[str, str]:
     that checks the printer model and nozzle (the firmware asks before printing G-code meant
     for another), heats, homes, levels the bed and purges a line in front of the bed, and an
     end that cools, lifts and presents the plate. Colour changes stay ``M600``, which the
-    firmware turns into a filament change at that layer. ``gcode_setup`` gives them to the
-    command line; a Prusa-layout project carries them (``threemf.prusa_project_config``), so
-    PrusaSlicer opens it with them rather than a default printer at 0 degrees."""
+    firmware turns into a filament change at that layer. Where PrusaSlicer's vendor bundle
+    has the printer its presets are used instead (``printer_settings``)."""
     if not printer.prusa:
         return dict(PLA)
     start = "\n".join([
@@ -266,19 +272,32 @@ def prusa_settings(printer: Printer, nozzle: float = 0.4) -> dict[str, str]:
             "layer_gcode": "G92 E0", "start_gcode": start, "end_gcode": end}
 
 
-def gcode_setup(printer: Printer, nozzle: float = 0.4) -> list[str]:
-    """The slicer's command-line options that make G-code ready to print on a Prusa
-    ``printer`` with PLA (``prusa_settings``; other printers get none)."""
-    if not printer.prusa:
-        return []
-    out: list[str] = []
-    for key, value in prusa_settings(printer, nozzle).items():
-        flag = "--" + key.replace("_", "-")
-        if key == "use_relative_e_distances":
-            out.append(flag)
-        else:
-            out += [flag, value]
-    return out
+def escaped(value: str) -> str:
+    """A value as PrusaSlicer's config files store it (C style: backslashes, new lines)."""
+    return value.replace("\\", "\\\\").replace("\n", "\\n")
+
+
+def printer_settings(printer: Printer, nozzle: float = 0.4, layer: float = LAYER) -> tuple[dict[str, str], str]:
+    """PrusaSlicer's settings for ``printer`` as a config file stores them (``escaped``), and
+    where they come from: the printer's, print and PLA presets from the slicer's vendor bundle
+    on this machine (``cad.common.vendor``; ``Printer.vendor`` names the bundle and model),
+    complete, with the bundle's version; else Templeforge's own (``prusa_settings``)."""
+    from cad.common import vendor
+
+    bundle, model = printer.vendor
+    chosen = vendor.presets(bundle, model, nozzle, layer) if model else None
+    if chosen is not None:
+        return dict(chosen.settings), (f"{chosen.printer}, {chosen.print}, {chosen.filament} "
+                                       f"(PrusaSlicer's {bundle} bundle {chosen.version}, {chosen.bundle})")
+    own = {key: escaped(value) for key, value in prusa_settings(printer, nozzle).items()}
+    why = f"no PrusaSlicer {bundle} bundle with the {model} here" if model else "no slicer presets for it"
+    return own, f"Templeforge's own settings for {printer.title} ({why})"
+
+
+def slicer_config(printer: Printer, nozzle: float = 0.4, layer: float = LAYER) -> dict[str, str]:
+    """What ``slice_plate`` loads to make G-code ready to print on a ``ready`` printer
+    (``printer_settings``); nothing for the others."""
+    return printer_settings(printer, nozzle, layer)[0] if ready(printer) else {}
 
 
 def problems(plan: Planned, sliced: Sliced, name: str = "plate") -> list[str]:
@@ -330,7 +349,7 @@ def sliceable(files: Mapping[str, bytes]) -> list[str]:
 
 
 def ready(printer: Printer | None) -> bool:
-    """Whether the NO-AMS plates' G-code is ready to print on ``printer`` (``gcode_setup``)."""
+    """Whether the NO-AMS plates' G-code is ready to print on ``printer`` (``slicer_config``)."""
     return printer is not None and bool(printer.prusa)
 
 
@@ -356,7 +375,7 @@ def slice_kit(files: Mapping[str, bytes], bed: tuple[float, float], *, infill: i
     if exe is None:
         raise SlicingError(f"{EXECUTABLE} is not installed (Debian: apt-get install prusa-slicer)")
     plates = sliceable(files)
-    setup = gcode_setup(printer, nozzle) if printer is not None and ready(printer) else []
+    setup = slicer_config(printer, nozzle) if printer is not None else {}
     with tempfile.TemporaryDirectory(prefix="templeforge-kit-") as tmp:
         def one(name: str) -> PlateSlice:
             profile = name.split("/")[0]
@@ -364,8 +383,8 @@ def slice_kit(files: Mapping[str, bytes], bed: tuple[float, float], *, infill: i
             path = Path(tmp) / name.replace("/", "-")
             path.write_bytes(files[name])
             extruders = max(plan.extruders, default=1) if profile == "ams" else 1
-            mine = setup if profile == "no-ams" else []
-            result = slice_plate(path, bed, extruders, slicer=exe, infill=infill, setup=mine, keep=bool(mine))
+            mine = setup if profile == "no-ams" else {}
+            result = slice_plate(path, bed, extruders, slicer=exe, infill=infill, config=mine, keep=bool(mine))
             number = int(name.rsplit("plate-", 1)[1].split(".")[0])
             progress(f"sliced {name}")
             return PlateSlice(profile, number, result, tuple(problems(plan, result, name)))

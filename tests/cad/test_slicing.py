@@ -268,9 +268,9 @@ def test_a_prusa_printer_gets_gcode_that_checks_it_levels_purges_and_changes_col
     name, data = next((n, d) for n, d in one_stone.files.items() if n.startswith("no-ams/") and n.endswith(".3mf"))
     path = tmp_path / "plate.3mf"
     path.write_bytes(data)
-    setup = slicing.gcode_setup(MK4, PH.nozzle)
-    first = slicing.slice_plate(path, BED, 1, infill=15, setup=setup, keep=True)
-    again = slicing.slice_plate(path, BED, 1, infill=15, setup=setup, keep=True)
+    config = slicing.slicer_config(MK4, PH.nozzle)
+    first = slicing.slice_plate(path, BED, 1, infill=15, config=config, keep=True)
+    again = slicing.slice_plate(path, BED, 1, infill=15, config=config, keep=True)
     assert first.gcode == again.gcode, "the same plate gives the same G-code, byte for byte"
     text = first.gcode.decode()
     lines = text.splitlines()
@@ -291,10 +291,10 @@ def test_a_prusa_printer_gets_gcode_that_checks_it_levels_purges_and_changes_col
     assert min(printed) == pytest.approx(min(xs), abs=0.5) and max(printed) == pytest.approx(max(xs), abs=0.5)
 
 
-def test_only_prusa_printers_get_gcode() -> None:
-    assert slicing.gcode_setup(PRINTERS["bambu-x1"]) == [] and not slicing.ready(PRINTERS["ender3"])
-    assert slicing.ready(PRINTERS["prusa-mini"]) and 'M862.3 P "MINI"' in " ".join(
-        slicing.gcode_setup(PRINTERS["prusa-mini"]))
+def test_only_prusa_printers_get_gcode(own_settings: None) -> None:
+    assert slicing.slicer_config(PRINTERS["bambu-x1"]) == {} and not slicing.ready(PRINTERS["ender3"])
+    assert slicing.ready(PRINTERS["prusa-mini"])
+    assert 'M862.3 P "MINI"' in slicing.slicer_config(PRINTERS["prusa-mini"])["start_gcode"]
     assert slicing.gcode_name("no-ams/plate-07.3mf") == "gcode/plate-07.gcode"
 
 
