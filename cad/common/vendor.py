@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -210,20 +210,20 @@ class _Parser:
         return self.tokens[self.at - 1]
 
     def either(self) -> bool:
-        value = self.both()
-        while self.peek() == "||":
-            self.take()
-            right = self.both()
-            value = value or right
-        return value
+        """Terms joined by ``||``; each term read whatever the ones before gave."""
+        return any(self.joined("||", self.both))
 
     def both(self) -> bool:
-        value = self.negated()
-        while self.peek() == "&&":
+        """Terms joined by ``&&`` (binding tighter than ``||``)."""
+        return all(self.joined("&&", self.negated))
+
+    def joined(self, op: str, read: Callable[[], bool]) -> list[bool]:
+        """What ``read`` gives, and again after each ``op``."""
+        out = [read()]
+        while self.peek() == op:
             self.take()
-            right = self.negated()
-            value = value and right
-        return value
+            out.append(read())
+        return out
 
     def negated(self) -> bool:
         if self.peek() == "!":

@@ -357,23 +357,9 @@ def test_a_prusa_project_sliced_alone_prints_with_its_printers_own_setup(tmp_pat
     by PrusaSlicer's command line with no option but the file, its G-code checks the MK4,
     heats the bed to 60 and the nozzle to 215 degrees, and prints a NO-AMS plate from one
     extruder with its colour change (``M600``)."""
-    import subprocess
+    from tests.cad.projects import card_plate, sliced_alone
 
-    from cad.common import threemf
-    from cad.common.meshes import box
-
-    card = kit.Piece("card-1", "card 1", (kit.Solid("card", box(40, 40, 4), "body"),), 1, 3.4)
-    (sheet,) = kit.arrange([card], *BED, 5.0)
-    filaments = kit.Filaments((threemf.Filament("sand", "#CBBE9E"),), {"body": 1}, {})
-    plate = kit.project(sheet, {"card-1": card}, "t", False, filaments, "prusa", PH.layer_height,
-                        MK4.machine(PH.nozzle))
-    path = tmp_path / "plate.3mf"
-    path.write_bytes(threemf.write(plate))
-    out = tmp_path / "plate.gcode"
-    done = subprocess.run([slicing.find() or "prusa-slicer", "--export-gcode", str(path), "--output", str(out)],
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stdout + done.stderr
-    text = out.read_text()
+    text = sliced_alone(card_plate(MK4, tmp_path, PH.nozzle, PH.layer_height))
     head = text[:text.index(";Z:")]
     order = [head.index(code) for code in ('M862.3 P "MK4"', "M140 S60", "M190 S60", "G28", "M109 S215")]
     assert order == sorted(order)

@@ -5,7 +5,6 @@ PrusaSlicer, key by key, so a drift between the two is caught)."""
 
 from __future__ import annotations
 
-import io
 import re
 import shutil
 import zipfile
@@ -199,20 +198,15 @@ PLATE_OWN = {"bed_shape", "max_print_height", "extruder_colour", "filament_colou
 @pytest.mark.skipif(installed("PrusaResearch") is None, reason="needs PrusaSlicer's vendor bundle "
                     "(Debian: apt-get install prusa-slicer); .ci/run installs it")
 def test_a_prusa_project_carries_the_bundles_presets_key_by_key(tmp_path: Path) -> None:
-    from cad.common import kit, threemf
-    from cad.common.meshes import box
     from cad.common.profile import PRINTERS
+    from tests.cad.projects import card_plate
 
     mini = PRINTERS["prusa-mini"]
     machine = mini.machine(0.4, 0.2)
     chosen = vendor.presets("PrusaResearch", "MINI", 0.4, 0.2)
     assert chosen is not None, "Debian's bundle has the MINI"
     assert chosen.printer in machine.prusa_source and chosen.version in machine.prusa_source
-    card = kit.Piece("card-1", "card 1", (kit.Solid("card", box(40, 40, 4), "body"),), 1, 3.4)
-    (sheet,) = kit.arrange([card], mini.width, mini.depth, 5.0)
-    filaments = kit.Filaments((threemf.Filament("sand", "#CBBE9E"),), {"body": 1}, {})
-    plate = kit.project(sheet, {"card-1": card}, "t", False, filaments, "prusa", 0.2, machine)
-    with zipfile.ZipFile(io.BytesIO(threemf.write(plate))) as z:
+    with zipfile.ZipFile(card_plate(mini, tmp_path)) as z:
         text = z.read("Metadata/Slic3r_PE.config").decode()
     written = dict(re.findall(r"^; (\w+) = (.*)$", text, re.M))
     path = installed("PrusaResearch")
@@ -247,24 +241,13 @@ def test_a_minis_project_sliced_alone_and_by_slice_prints_with_the_bundles_prese
     """PrusaSlicer's command line, given the project file and nothing else, prints it with the
     MINI's presets from the bundle: its model check, its bed and nozzle temperatures, its print
     preset; ``--slice`` loads the same presets, so its time is theirs."""
-    import subprocess
-
-    from cad.common import kit, slicing, threemf
-    from cad.common.meshes import box
+    from cad.common import slicing
     from cad.common.profile import PRINTERS
+    from tests.cad.projects import card_plate, sliced_alone
 
     mini = PRINTERS["prusa-mini"]
-    card = kit.Piece("card-1", "card 1", (kit.Solid("card", box(40, 40, 4), "body"),), 1, 3.4)
-    (sheet,) = kit.arrange([card], mini.width, mini.depth, 5.0)
-    filaments = kit.Filaments((threemf.Filament("sand", "#CBBE9E"),), {"body": 1}, {})
-    plate = kit.project(sheet, {"card-1": card}, "t", False, filaments, "prusa", 0.2, mini.machine(0.4, 0.2))
-    path = tmp_path / "plate.3mf"
-    path.write_bytes(threemf.write(plate))
-    out = tmp_path / "plate.gcode"
-    done = subprocess.run([slicing.find() or "prusa-slicer", "--export-gcode", str(path), "--output", str(out)],
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stdout + done.stderr
-    alone = out.read_text()
+    path = card_plate(mini, tmp_path)
+    alone = sliced_alone(path)
     head = alone[:alone.index(";Z:")]
     order = [head.index(code) for code in ('M862.3 P "MINI"', "M140 S60", "M190 S60", "G28", "G29", "M109 S215")]
     assert order == sorted(order)
