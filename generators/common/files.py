@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import errno
 import os
-import tempfile
+import secrets
 from collections.abc import Callable
 from pathlib import Path
 
@@ -68,8 +68,8 @@ def write_atomic_with(path: str | Path, write: Callable[[str], None]) -> Path:
 
 
 #: Temporary files this process has made and not yet renamed into place or removed: a
-#: command stopped by a signal removes them (``discard_pending``). A name is added and taken
-#: away with Ctrl-C and SIGTERM held back, so no signal falls between a file and its record.
+#: command stopped by a signal removes them (``discard_pending``). A name is recorded before
+#: its file is made (``_claimed``), so no signal falls between a file and its record.
 _PENDING: set[str] = set()
 
 
@@ -107,15 +107,33 @@ def _staged(path: Path, data: str | bytes) -> str:
     return _staged_with(path, fill)
 
 
+def _claimed(path: Path) -> str:
+    """A new empty temporary file beside ``path``, its name on record before the file exists.
+
+    ``held`` holds signals back for this thread only: in a process with other threads (a
+    worker pool's) the interpreter still runs the handler in this thread at once, so a
+    signal can fall anywhere. Recorded first, the name is removed by ``discard_pending``
+    whether the file was made or not (``tempfile.mkstemp`` names the file only once it
+    exists, too late)."""
+    while True:
+        tmp = str(path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp")
+        _PENDING.add(tmp)
+        try:
+            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            return tmp
+        except FileExistsError:  # another file took the name first: not ours to remove
+            _PENDING.discard(tmp)
+        except BaseException:
+            _drop(tmp)
+            raise
+
+
 def _staged_with(path: Path, write: Callable[[str], None]) -> str:
     """A temporary file beside ``path`` filled by ``write(name)`` (its name returned), with
     the permissions an ordinary write gives; nothing is left behind when that fails."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with held():
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-            _PENDING.add(tmp)
-            os.close(fd)
+        tmp = _claimed(path)
     except OSError as err:
         raise _failed(path, err) from None
     try:

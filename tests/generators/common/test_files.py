@@ -103,3 +103,28 @@ def test_a_signal_between_a_temporary_file_and_its_clean_up_leaves_nothing(tmp_p
     assert not list(tmp_path.iterdir()) and files._PENDING <= before
     written = files.write_files(tmp_path, {"c.json": b"{}", "d/e.json": b"[]"})
     assert [p.name for p in written] == ["c.json", "e.json"] and not files._PENDING - before
+
+
+@pytest.mark.parametrize("lands", ["before the file is made", "as it is made"])
+def test_a_signal_as_a_temporary_file_is_made_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              lands: str) -> None:
+    """Holding signals back holds them for one thread only: in a command with a worker
+    pool's threads the handler runs at once, even between making a temporary file and
+    recording it. The name is recorded first, so nothing is left either way (a ``mine``
+    interrupted as it wrote a chunk once left ``.chunk-000005.parquet.*.tmp``)."""
+    from generators.common import files
+
+    real = os.open
+
+    def interrupted(name: str, flags: int, mode: int = 0o777) -> int:
+        if lands == "as it is made":
+            os.close(real(name, flags, mode))
+        raise KeyboardInterrupt
+
+    before = set(files._PENDING)
+    monkeypatch.setattr(files.os, "open", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write_atomic(tmp_path / "chunk.parquet", b"rows")
+    monkeypatch.undo()
+    files.discard_pending()  # as the command does on its way out
+    assert not list(tmp_path.iterdir()) and files._PENDING <= before
