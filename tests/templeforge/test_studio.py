@@ -834,7 +834,8 @@ def test_a_command_runs_on_the_deck_its_output_and_files_are_shown_and_served(cl
     assert started.status_code == 202 and started.json()["line"] == "templeforge verify generated.json"
     done = finished(client, started.json())
     assert done["status"] == 0 and done["state"] == "done: the deck verifies" and done["files"] == []
-    assert done["lines"][0] == "generated.json: Puzzle Temple, 3 cards, 18 faces (generated, seed 11)", done["lines"]
+    said = [line for line in done["lines"] if ": working: " not in line]  # a busy machine adds progress lines
+    assert said[0] == "generated.json: Puzzle Temple, 3 cards, 18 faces (generated, seed 11)", done["lines"]
     printed = finished(client, client.post("/api/run", json={"path": "generated.json", "command": "pdf"},
                                            headers=TOKEN).json())
     assert printed["status"] == 0, printed["lines"]
