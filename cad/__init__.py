@@ -43,6 +43,8 @@ def kit_files(game: Game, deck: Any, *, physical: Physical, bed: Printer, player
     lines = kit.summary(made, bed, slots)  # type: ignore[arg-type]
     if layout == "prusa":
         lines.append(f"PrusaSlicer projects carry {machine.prusa_source}")
+    elif machine.bambu_source:
+        lines.append(f"Bambu Studio projects carry {machine.bambu_source}")
     if stamp:
         from cad.common.previews import stamp_png
 

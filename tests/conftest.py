@@ -40,6 +40,15 @@ def _the_systems_slicer_bundles_only(monkeypatch: pytest.MonkeyPatch) -> None:
                         lambda name: [p for p in everywhere(name) if p.is_relative_to("/usr")])
 
 
+@pytest.fixture(autouse=True)
+def _no_bambu_presets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No Bambu Studio or OrcaSlicer system presets (no package installs them): a user's own
+    copy never changes what a test writes. ``tests/cad/test_vendor_json.py`` lays out its own."""
+    from cad.common import vendor_json
+
+    monkeypatch.setattr(vendor_json, "profile_roots", lambda: [])
+
+
 @pytest.fixture()
 def own_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     """No PrusaSlicer vendor bundle at all: every printer gets Templeforge's own settings."""

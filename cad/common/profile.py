@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -85,17 +85,34 @@ class Printer:
     bambu: tuple[str, str, str, str] = ("", "", "", "")
     prusa: str = ""
     vendor: tuple[str, str] = ("", "")  # PrusaSlicer's bundle with its presets, and its printer_model there
+    #: OrcaSlicer's machine preset for a printer not Bambu Lab's (its defaults give the process
+    #: and filament): the names it has had, first found first
+    orca: tuple[str, ...] = ()
 
     def machine(self, nozzle: float = 0.4, layer: float = 0.2) -> Machine:
         """The printer as a 3MF project names it (``cad.common.threemf.Machine``), with
         PrusaSlicer's settings for it (``cad.common.slicing.printer_settings``)."""
         from cad.common.slicing import printer_settings
         from cad.common.threemf import Machine
+        from cad.common.vendor_json import carried
 
         model, printer_preset, process, filament = self.bambu
         settings, source = printer_settings(self, nozzle, layer)
-        return Machine(self.width, self.depth, self.height, self.excluded, nozzle, model, printer_preset, process,
-                       filament, tuple(sorted(settings.items())), source)
+        if model:
+            own = carried(printer_preset, process, filament, model)
+        elif self.orca:
+            # another vendor's printer: its OrcaSlicer presets where installed, else no names
+            tried = [carried(name) for name in self.orca]
+            own = next((c for c in tried if c.settings), None) or replace(
+                tried[0], model="", machine="", process="", filament="",
+                source=f"no presets (no OrcaSlicer system presets for {' or '.join(self.orca)} here): the "
+                       f"slicer keeps the project's own settings")
+        else:
+            own = None
+        return Machine(self.width, self.depth, self.height, self.excluded, nozzle,
+                       own.model if own else "", own.machine if own else "", own.process if own else "",
+                       own.filament if own else "", tuple(sorted(settings.items())), source,
+                       own.settings if own else (), own.material if own else (), own.source if own else "")
 
 
 #: The X1's and P1's front-left corner, as Bambu Lab's printer presets exclude it.
@@ -112,12 +129,18 @@ PRINTERS = {p.name: p for p in (
     Printer("bambu-a1-mini", "Bambu Lab A1 mini", 180, 180, 180, (),
             ("Bambu Lab A1 mini", "Bambu Lab A1 mini 0.4 nozzle", "0.20mm Standard @BBL A1M",
              "Bambu PLA Basic @BBL A1M")),
-    Printer("prusa-mk4", "Prusa MK4", 250, 210, 220, prusa="MK4", vendor=("PrusaResearch", "MK4")),
-    Printer("prusa-mk4s", "Prusa MK4S", 250, 210, 220, prusa="MK4S", vendor=("PrusaResearch", "MK4S")),
-    Printer("prusa-mini", "Prusa MINI", 180, 180, 180, prusa="MINI", vendor=("PrusaResearch", "MINI")),
-    Printer("prusa-core-one", "Prusa CORE One", 250, 220, 270, prusa="COREONE", vendor=("PrusaResearch", "COREONE")),
-    Printer("creality-k1", "Creality K1", 220, 220, 250, vendor=("Creality", "K1")),
-    Printer("ender3", "Creality Ender-3", 220, 220, 250, vendor=("Creality", "ENDER3")),
+    Printer("prusa-mk4", "Prusa MK4", 250, 210, 220, prusa="MK4", vendor=("PrusaResearch", "MK4"),
+            orca=("Prusa MK4 0.4 nozzle",)),
+    Printer("prusa-mk4s", "Prusa MK4S", 250, 210, 220, prusa="MK4S", vendor=("PrusaResearch", "MK4S"),
+            orca=("Prusa MK4S 0.4 nozzle",)),
+    Printer("prusa-mini", "Prusa MINI", 180, 180, 180, prusa="MINI", vendor=("PrusaResearch", "MINI"),
+            orca=("Prusa MINI 0.4 nozzle",)),
+    Printer("prusa-core-one", "Prusa CORE One", 250, 220, 270, prusa="COREONE", vendor=("PrusaResearch", "COREONE"),
+            orca=("Prusa CORE One 0.4 nozzle", "Prusa COREONE 0.4 nozzle")),
+    Printer("creality-k1", "Creality K1", 220, 220, 250, vendor=("Creality", "K1"),
+            orca=("Creality K1 (0.4 nozzle)", "Creality K1 0.4 nozzle")),
+    Printer("ender3", "Creality Ender-3", 220, 220, 250, vendor=("Creality", "ENDER3"),
+            orca=("Creality Ender-3 0.4 nozzle", "Creality Ender-3 (0.4 nozzle)")),
     Printer("generic-220", "a generic 220 x 220 mm printer", 220, 220, 250),
 )}
 

@@ -44,7 +44,7 @@ from __future__ import annotations
 import io
 import weakref
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from xml.sax.saxutils import quoteattr
 
@@ -118,6 +118,13 @@ class Machine:
     #: config file stores them, written into a Prusa-layout project; and where they came from
     prusa: tuple[tuple[str, str], ...] = ()
     prusa_source: str = ""
+    #: Bambu Studio's (or OrcaSlicer's) settings for this printer from an installed copy's
+    #: system presets (``cad.common.vendor_json``): the machine and process presets' by key,
+    #: the filament preset's (a list each, for one filament), as JSON text; and where they
+    #: came from (or why there are none)
+    bambu: tuple[tuple[str, str], ...] = ()
+    bambu_filament_settings: tuple[tuple[str, str], ...] = ()
+    bambu_source: str = ""
 
 
 GENERIC = Machine(256, 256, 256)
@@ -367,41 +374,59 @@ def _points(corners: Sequence[tuple[float, float]]) -> list[str]:
 
 def bambu_project_settings(project: Project) -> str:
     """``Metadata/project_settings.config``: the project config Bambu Studio and OrcaSlicer
-    load with a Bambu project: per filament its colour, type, diameter and preset; the
-    nozzle, layer height, bed and excluded zone; and, for a Bambu Lab printer, its model and
-    the system presets every other setting comes from."""
+    load with a Bambu project. With the printer's system presets at hand (``Machine.bambu``)
+    it is the whole config, as the slicers save one: the machine, process and filament
+    presets' settings (the filament's once per filament), then the plate's own (each
+    filament's colour, type and diameter; the nozzle, layer height, bed and excluded zone).
+    For a Bambu Lab printer it names its model and the system presets, and
+    ``different_settings_to_system`` lists, per preset, the keys the project changes, so
+    that the slicer takes every other key from its own presets."""
     import json
 
     m = project.machine
     count = len(project.filaments)
     bed = ((0.0, 0.0), (m.width, 0.0), (m.width, m.depth), (0.0, m.depth))
-    data: dict[str, object] = {
-        "version": BAMBU_VERSION,
-        "name": "project_settings",
-        "from": "project",
-        "filament_colour": [f.colour.upper() for f in project.filaments],
-        "filament_type": ["PLA"] * count,
-        "filament_diameter": ["1.75"] * count,
-        "nozzle_diameter": [_num(m.nozzle)],
-        "layer_height": _num(project.layer),
-        "initial_layer_print_height": _num(project.layer),
-        "printable_area": _points(bed),
-        "printable_height": _num(m.height),
-        "bed_exclude_area": [p for zone in m.excluded for p in _points(zone)],
-    }
+    system = {k: json.loads(v) for k, v in m.bambu}
+    per_filament = {k: json.loads(v) for k, v in m.bambu_filament_settings}
+    own_print: dict[str, object] = {"layer_height": _num(project.layer),
+                                    "initial_layer_print_height": _num(project.layer)}
+    own_printer: dict[str, object] = {"nozzle_diameter": [_num(m.nozzle)], "printable_area": _points(bed),
+                                      "printable_height": _num(m.height),
+                                      "bed_exclude_area": [p for zone in m.excluded for p in _points(zone)]}
+    own_filaments = [{"filament_colour": f.colour.upper(), "filament_type": "PLA", "filament_diameter": "1.75"}
+                     for f in project.filaments]
+    one_filament = {k: _first(v) for k, v in per_filament.items()}
+    data: dict[str, object] = dict(system)
+    for key, value in one_filament.items():
+        data[key] = [value] * count
+    data.update(own_print)
+    data.update(own_printer)
+    for key in ("filament_colour", "filament_type", "filament_diameter"):
+        data[key] = [own[key] for own in own_filaments]
+    data.update({"version": BAMBU_VERSION, "name": "project_settings", "from": "project"})
     if m.bambu_model:
-        # every key the project sets is listed as different from the system preset, so that
-        # the slicer takes every other key from Bambu Lab's own presets
         data.update({
             "printer_model": m.bambu_model,
             "printer_settings_id": m.bambu_printer,
             "print_settings_id": m.bambu_process,
             "filament_settings_id": [m.bambu_filament] * count,
             "inherits_group": [""] * (count + 2),
-            "different_settings_to_system": (["layer_height;initial_layer_print_height"]
-                                             + ["filament_colour"] * count + ["printer_settings_id"]),
+            "different_settings_to_system": ([_changed(own_print, system)]
+                                             + [_changed(own, one_filament) for own in own_filaments]
+                                             + [_changed(own_printer, system)]),
         })
     return json.dumps(data, indent=4, sort_keys=True) + "\n"
+
+
+def _changed(own: Mapping[str, object], system: Mapping[str, object]) -> str:
+    """The keys a project sets otherwise than the system preset does (all of them when the
+    preset is not at hand: a key listed needlessly costs nothing, one missed is reset)."""
+    return ";".join(sorted(k for k, v in own.items() if system.get(k) != v))
+
+
+def _first(value: object) -> object:
+    """A filament preset's value for its one filament (its settings are lists of one)."""
+    return value[0] if isinstance(value, list) and value else value
 
 
 def extruders(project: Project) -> int:
