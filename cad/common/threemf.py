@@ -297,12 +297,15 @@ def _text(value: str) -> str:
 
 
 def model_settings(layout: Sequence[tuple[int, Item, list[int]]],
-                   plates: Sequence[Sequence[int]] | None = None, thumbnails: bool = False) -> str:
+                   plates: Sequence[Sequence[int]] | None = None, thumbnails: bool = False,
+                   names: Sequence[str] = ()) -> str:
     """``Metadata/model_settings.config``: each part's filament, for Bambu Studio and Orca,
     and the plates: ``plates`` lists each plate's items (indices into ``layout``; one plate
     of every item by default), each a ``<plate>`` with its number (``plater_id``, from 1),
-    its objects' instances and, with ``thumbnails``, its picture ``Metadata/plate_N.png``
-    (bbs_3mf.cpp reads ``plater_id``, ``model_instance`` and ``thumbnail_file``)."""
+    its name (``names``: what is on it, which Bambu Studio shows on the plate; else
+    ``plate N``), its objects' instances and, with ``thumbnails``, its picture
+    ``Metadata/plate_N.png`` (bbs_3mf.cpp reads ``plater_id``, ``plater_name``,
+    ``model_instance`` and ``thumbnail_file``)."""
     out = ['<?xml version="1.0" encoding="UTF-8"?>', "<config>"]
     for parent, item, part_ids in layout:
         out.append(f'  <object id="{parent}">')
@@ -318,7 +321,8 @@ def model_settings(layout: Sequence[tuple[int, Item, list[int]]],
         out.append("  <plate>")
         out.append(f'    <metadata key="plater_id" value="{number}"/>')
         if plates is not None:
-            out.append(f'    <metadata key="plater_name" value="plate {number}"/>')
+            title = names[number - 1] if number <= len(names) else f"plate {number}"
+            out.append(f'    <metadata key="plater_name" value={quoteattr(title)}/>')
             out.append('    <metadata key="locked" value="false"/>')
         if thumbnails:
             out.append(f'    <metadata key="thumbnail_file" value="{thumbnail_name(number)}"/>')
@@ -587,12 +591,19 @@ def write_plates(title: str, plates: Sequence[Project], thumbnails: Sequence[byt
     model, layout = model_xml(whole)
     files: list[tuple[str, str | bytes]] = [
         ("[Content_Types].xml", CONTENT_TYPES), ("_rels/.rels", RELS), (MODEL_PATH, model),
-        ("Metadata/model_settings.config", model_settings(layout, members, thumbnails=bool(thumbnails))),
+        ("Metadata/model_settings.config", model_settings(layout, members, thumbnails=bool(thumbnails),
+                                                          names=[_plate_name(p.title) for p in plates])),
         ("Metadata/project_settings.config", bambu_project_settings(whole))]
     if any(p.colour_changes for p in moved):
         files.append(("Metadata/custom_gcode_per_layer.xml", bambu_colour_changes(whole, moved)))
     files += [(thumbnail_name(n), png) for n, png in enumerate(thumbnails, start=1)]
     return _zip(files)
+
+
+def _plate_name(title: str) -> str:
+    """A plate's name in a project of plates: its title without the project's own prefix
+    (``Monolyth: plate 3, 12 pieces, red`` -> ``plate 3, 12 pieces, red``)."""
+    return title.partition(": ")[2] or title
 
 
 def colour_changes(data: bytes) -> tuple[tuple[float, str], ...]:

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from cad import puzzle_temple as ct
 from cad.common import kit, threemf
 from cad.common.meshes import Mesh
-from cad.common.profile import Physical
+from cad.common.profile import PRINTERS, Physical
 from generators.puzzle_temple.deck import Deck, write_deck
 from templeforge.cli import main
 
@@ -448,3 +448,29 @@ def test_plates_for_an_x1_keep_clear_of_its_purge_chute_and_say_so_to_the_slicer
         assert (min(ys) + max(ys)) / 2 == pytest.approx(128, abs=0.01)
         for x, y in zip(xs, ys):
             assert x >= 18 + 5 - 1e-3 or y >= 28 + 5 - 1e-3, f"{name}: a part in the purge chute's corner"
+
+
+#: A small sample deck of each game, one a printer in turn, so that every named printer
+#: gets a whole kit of one game, and every game several printers of both layouts.
+PRINTER_SAMPLES = ("puzzle-temple-3-seed-11.json", "monolyth-3-seed-2.json", "shifting-stones-12-seed-5.json",
+                   "mystery-of-the-temples-two-boards-seed-1.json")
+
+
+@pytest.mark.slow  # a whole kit for each named printer
+@pytest.mark.parametrize("index,printer", list(enumerate(PRINTERS)))
+def test_every_plate_for_every_named_printer_reads_as_the_slicers_read_it(index: int, printer: str) -> None:
+    """Each file of a kit laid out for the printer passes ``cad.common.readers.problems``:
+    a project its slicer loads whole, every part in a filament it has, every object on its
+    plate's bed, clear of the excluded zones, under the printer's height."""
+    from cad import kit_files
+    from cad.common.options import Profile, Slicer
+    from cad.common.readers import problems
+    from generators import read_deck
+    from tests.data import DATA
+
+    info, deck = read_deck(DATA / PRINTER_SAMPLES[index % len(PRINTER_SAMPLES)])
+    files, _ = kit_files(info, deck, physical=Physical(), bed=PRINTERS[printer], players=2, profile=Profile.BOTH,
+                         slicer=Slicer.AUTO)
+    projects = {name: data for name, data in files.items() if name.endswith(".3mf")}
+    assert len(projects) > 4
+    assert [p for name, data in sorted(projects.items()) for p in problems(name, data)] == []
