@@ -13,7 +13,7 @@ Each check stands for a condition in a slicer's reader (cited where it is checke
   ``check_project_config`` (``nozzle_diameter`` given) or names a Bambu Lab
   ``printer_model``; every part's ``extruder`` in ``Metadata/model_settings.config`` is a
   filament of the project; every plate (``plater_id`` from 1) lists objects of the model and
-  its ``thumbnail_file`` is in the package; every object lies on its plate's bed in the
+  its ``thumbnail_file`` is in the package (and the file has a picture); every object lies on its plate's bed in the
   project's grid (``PartPlate.cpp``, ``PartPlateList::compute_shape_position``), clear of
   the bed's excluded zones and under its height; colour changes name filaments the project
   has.
@@ -213,6 +213,8 @@ def _bambu(files: dict[str, bytes], root: ET.Element, meta: dict[str, str]) -> l
             out += _on_bed(f"object {_name(objects, oid)}", box, x0, y0, x1, y1, zones, height)
             if plates:
                 out.append(f"object {_name(objects, oid)} is on no plate")
+    if THUMBNAIL not in files and not any(_value(plate, "thumbnail_file") for plate in plates):
+        out.append("no picture: neither the package's thumbnail nor a plate's")
     changes = files.get("Metadata/custom_gcode_per_layer.xml")
     if changes:
         for layer in ET.fromstring(changes).iter("layer"):

@@ -349,8 +349,16 @@ def sliceable(files: Mapping[str, bytes]) -> list[str]:
 
 
 def ready(printer: Printer | None) -> bool:
-    """Whether the NO-AMS plates' G-code is ready to print on ``printer`` (``slicer_config``)."""
-    return printer is not None and bool(printer.prusa)
+    """Whether the NO-AMS plates' G-code is ready to print on ``printer`` (``slicer_config``):
+    a Prusa printer (its presets from PrusaSlicer's vendor bundle, else our own, which check
+    the model and nozzle), or another whose presets the vendor bundle on this machine has
+    (the Ender-3 in ``Creality.ini``: its own start and end G-code and temperatures)."""
+    from cad.common import vendor
+
+    if printer is None:
+        return False
+    bundle, model = printer.vendor
+    return bool(printer.prusa) or bool(model) and vendor.presets(bundle, model, 0.4, LAYER) is not None
 
 
 def gcode_name(plate: str) -> str:

@@ -24,7 +24,8 @@ from templeforge.terminal import plural
               help="Also slice every plate with PrusaSlicer's command line (Debian: prusa-slicer) and check "
                    "that it prints each part in the filament and with the colour changes its file names; "
                    "writes sliced.csv (layers, grams at 15% infill, print time per plate) and, for a Prusa "
-                   "printer, gcode/ (each NO-AMS plate ready to print, M600 at its colour changes).")
+                   "printer or one whose presets PrusaSlicer has (the Ender-3), gcode/ (each NO-AMS plate ready "
+                   "to print, M600 at its colour changes).")
 @click.option("--print-settings", is_flag=True, help="Print the default settings file and stop.")
 @unverified_option
 def cad(deck_file: str | None, settings: str | None, slice_: bool, print_settings: bool, unverified: bool,
@@ -43,10 +44,11 @@ def cad(deck_file: str | None, settings: str | None, slice_: bool, print_setting
     printer) and the G-code is read back: each part must extrude from the extruder its file
     names and each NO-AMS colour change come before the first layer above its floor. For a
     Prusa printer (--printer prusa-mk4, prusa-mk4s, prusa-mini, prusa-core-one) the NO-AMS
-    plates are sliced with its start G-code (model and nozzle check, bed levelling, purge
-    line), PLA at 215/60 C, and
-    written to gcode/plate-NN.gcode: copy one to the printer and it prints, stopping at each
-    colour change (M600) for the next filament.
+    plates are sliced with its presets from PrusaSlicer's vendor bundle where installed, else
+    with its start G-code (model and nozzle check, bed levelling, purge line) and PLA at
+    215/60 C, and written to gcode/plate-NN.gcode: copy one to the printer and it prints,
+    stopping at each colour change (M600) for the next filament. So is a printer whose presets
+    the installed bundle has (the Ender-3, in Creality.ini), with its own start G-code.
 
     Only a proved deck is modelled: a deck sealed by `templeforge generate` or `verify
     --seal` (and unchanged since) is trusted; any other deck is verified first.

@@ -291,6 +291,19 @@ def test_a_prusa_printer_gets_gcode_that_checks_it_levels_purges_and_changes_col
     assert min(printed) == pytest.approx(min(xs), abs=0.5) and max(printed) == pytest.approx(max(xs), abs=0.5)
 
 
+def test_a_printer_whose_presets_prusaslicer_has_gets_gcode_with_them() -> None:
+    """The Ender-3 is in the Creality bundle installed with PrusaSlicer (Debian's package):
+    its G-code is ready to print with Creality's own start G-code; the X1 is in no bundle."""
+    from cad.common import vendor
+
+    ender = PRINTERS["ender3"]
+    if vendor.presets(*ender.vendor, 0.4, 0.2) is None:
+        pytest.skip("no PrusaSlicer Creality bundle with the Ender-3 on this machine")
+    config = slicing.slicer_config(ender)
+    assert slicing.ready(ender) and config["printer_model"] == "ENDER3" and "G28" in config["start_gcode"]
+    assert not slicing.ready(PRINTERS["bambu-x1"]) and not slicing.ready(PRINTERS["generic-220"])
+
+
 def test_only_prusa_printers_get_gcode(own_settings: None) -> None:
     assert slicing.slicer_config(PRINTERS["bambu-x1"]) == {} and not slicing.ready(PRINTERS["ender3"])
     assert slicing.ready(PRINTERS["prusa-mini"])

@@ -72,7 +72,7 @@ def test_a_plate_in_a_project_of_plates_is_read_on_its_own_bed() -> None:
     """Bambu Studio puts plate 2 of 2 a bed and a fifth to the right of plate 1
     (``PartPlateList::compute_shape_position``): an object that sits at plate 1's place but
     is listed on plate 2 is off plate 2's bed."""
-    whole = threemf.write_plates("Game", [plate(), plate()])
+    whole = threemf.write_plates("Game", [plate(), plate()], thumbnails=[b"png", b"png"])
     assert problems("c.3mf", whole) == []
 
     def swap(raw: bytes) -> bytes:
@@ -100,6 +100,8 @@ def test_a_bambu_config_the_slicer_would_refuse_or_misread_is_named() -> None:
     assert any("would load the geometry only" in p for p in problems("a", bare))
     old = tamper(data, threemf.MODEL_PATH, lambda raw: raw.replace(b"BambuStudio-02.", b"BambuStudio-01."))
     assert any("not the major version" in p for p in problems("a", old))
+    blind = threemf.write(replace(plate(), thumbnail=b""))
+    assert problems("a", blind) == ["a: no picture: neither the package's thumbnail nor a plate's"]
     wrong = tamper(data, "Metadata/model_settings.config",
                    lambda raw: raw.replace(b'key="extruder" value="2"', b'key="extruder" value="5"'))
     assert any("prints in filament '5' of 2" in p for p in problems("a", wrong))
