@@ -105,8 +105,8 @@ class Printer:
             tried = [carried(name) for name in self.orca]
             own = next((c for c in tried if c.settings), None) or replace(
                 tried[0], model="", machine="", process="", filament="",
-                source=f"no presets (no OrcaSlicer system presets for {' or '.join(self.orca)} here): the "
-                       f"slicer keeps the project's own settings")
+                source=f"no presets (no OrcaSlicer presets for {' or '.join(self.orca)} here: the slicer keeps "
+                       f"the project's own settings)")
         else:
             own = None
         return Machine(self.width, self.depth, self.height, self.excluded, nozzle,

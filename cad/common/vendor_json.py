@@ -266,13 +266,14 @@ def carried(machine: str, process: str = "", filament: str = "", model: str = ""
     try:
         found = presets(machine, process, filament, roots)
     except ProfileError as error:
-        return Carried(model, machine, process, filament, (), (), f"{named} by name ({error})")
+        return Carried(model, machine, process, filament, (), (),
+                       f"the names of the presets {named} (the presets here could not be read: {error})")
     if found is None:
         return Carried(model, machine, process, filament, (), (),
-                       f"{named} by name (no Bambu Studio or OrcaSlicer system presets for them here; the slicer "
-                       f"takes every other setting from its own)")
+                       f"the names of the presets {named} (no Bambu Studio or OrcaSlicer presets here to copy; "
+                       f"the slicer fills in their settings)")
     both = {**settings(found.print), **settings(found.printer)}
     return Carried(str(found.printer.get("printer_model") or model), machine, found.process, found.filament,
                    tuple((k, json.dumps(v, sort_keys=True)) for k, v in sorted(both.items())),
                    tuple((k, json.dumps(v, sort_keys=True)) for k, v in sorted(settings(found.material).items())),
-                   f"the system presets {machine}, {found.process}, {found.filament} whole (from {found.root})")
+                   f"the presets {machine}, {found.process}, {found.filament}, whole (from {found.root})")

@@ -167,6 +167,9 @@ def _sliced(files: dict[str, bytes], bed: Printer, ph: Physical) -> list[str]:
              if r.sliced.gcode}
     files.update(gcode)
     lines = slicing.summary(rows, ph.density, INFILL, skipped)
+    if rows and not slicing.ready(bed):
+        lines.append(f"the times are PrusaSlicer's generic printer's, not the {bed.title}'s: PrusaSlicer has no "
+                     f"presets for it here, and its own slicer's presets are not PrusaSlicer's")
     if gcode:
         lines.append(f"gcode/: {plural(len(gcode), 'NO-AMS plate')} ready to print on a {bed.title} in PLA, "
                      f"M600 at each colour change")
