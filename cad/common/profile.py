@@ -118,11 +118,13 @@ class Printer:
 #: The X1's and P1's front-left corner, as Bambu Lab's printer presets exclude it.
 CHUTE = (((0.0, 0.0), (18.0, 0.0), (18.0, 28.0), (0.0, 28.0)),)
 
+#: Beds and heights as the printers' own presets give them (Bambu Studio's X1 and P1:
+#: ``printable_height`` 250 mm on a 256 mm cube).
 PRINTERS = {p.name: p for p in (
-    Printer("bambu-x1", "Bambu Lab X1", 256, 256, 256, CHUTE,
+    Printer("bambu-x1", "Bambu Lab X1", 256, 256, 250, CHUTE,
             ("Bambu Lab X1 Carbon", "Bambu Lab X1 Carbon 0.4 nozzle", "0.20mm Standard @BBL X1C",
              "Bambu PLA Basic @BBL X1C")),
-    Printer("bambu-p1", "Bambu Lab P1", 256, 256, 256, CHUTE,
+    Printer("bambu-p1", "Bambu Lab P1", 256, 256, 250, CHUTE,
             ("Bambu Lab P1S", "Bambu Lab P1S 0.4 nozzle", "0.20mm Standard @BBL X1C", "Bambu PLA Basic @BBL X1C")),
     Printer("bambu-a1", "Bambu Lab A1", 256, 256, 256, (),
             ("Bambu Lab A1", "Bambu Lab A1 0.4 nozzle", "0.20mm Standard @BBL A1", "Bambu PLA Basic @BBL A1")),

@@ -222,9 +222,10 @@ def _default(value: object) -> str:
 
 def presets(machine: str, process: str = "", filament: str = "",
             roots: Iterable[Path] | None = None) -> Presets | None:
-    """The three presets, resolved, from the first root that has them; the process and
-    filament, when not named, are the machine preset's defaults (``default_print_profile``,
-    the first of ``default_filament_profile``). None when no root has them.
+    """The three presets, resolved, from the first root that has the machine preset; the
+    process and filament, when not named or not in that copy, are the machine preset's
+    defaults (``default_print_profile``, the first of ``default_filament_profile``). None
+    when no root has them.
 
     Raises:
         ProfileError: a root has them but cannot resolve one (a parent missing ...).
@@ -234,8 +235,12 @@ def presets(machine: str, process: str = "", filament: str = "",
         if not found.has("machine", machine):
             continue
         printer = found.flatten("machine", machine)
-        chosen = (process or _default(printer.get("default_print_profile")),
-                  filament or _default(printer.get("default_filament_profile")))
+        # a named preset this copy does not have (a newer one renames them: the P1S's PLA is
+        # "Bambu PLA Basic @BBL P1S 0.4 nozzle" in Bambu Studio 2.5) gives way to the machine's default
+        chosen = (process if process and found.has("process", process)
+                  else _default(printer.get("default_print_profile")),
+                  filament if filament and found.has("filament", filament)
+                  else _default(printer.get("default_filament_profile")))
         if all(name and found.has(kind, name) for kind, name in zip(KINDS[1:], chosen, strict=True)):
             return Presets(machine, chosen[0], chosen[1], root, printer, found.flatten("process", chosen[0]),
                            found.flatten("filament", chosen[1]))

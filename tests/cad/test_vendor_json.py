@@ -220,6 +220,8 @@ def test_presets_that_cannot_be_resolved_are_passed_over_and_named(toy: Path) ->
 def test_a_machine_presets_defaults_give_its_process_and_filament(toy: Path) -> None:
     found = vendor_json.presets("Toy One 0.4 nozzle")
     assert found is not None and (found.process, found.filament) == ("0.20mm Standard @Toy", "Toy PLA @Toy")
+    renamed = vendor_json.presets("Toy One 0.4 nozzle", "0.20mm Standard @Toy One", "Toy PLA @Toy One")
+    assert renamed is not None and (renamed.process, renamed.filament) == ("0.20mm Standard @Toy", "Toy PLA @Toy")
 
 
 def test_another_vendors_printer_names_its_orcaslicer_presets_only_where_they_are_installed(
