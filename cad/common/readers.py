@@ -171,10 +171,9 @@ def _bambu(files: dict[str, bytes], root: ET.Element, meta: dict[str, str]) -> l
         out.append("project_settings.config: no nozzle_diameter and no Bambu Lab printer_model: "
                    "the slicer would load the geometry only")
     objects = _objects(root)
-    try:
-        settings = ET.fromstring(files.get("Metadata/model_settings.config", b"<config/>"))
-    except ET.ParseError as error:
-        return out + [f"Metadata/model_settings.config: {error}"]
+    settings = _xml(files, "Metadata/model_settings.config")
+    if isinstance(settings, str):
+        return out + [settings]
     for obj in settings.iter("object"):
         for part in obj.iter("part"):
             extruder = _value(part, "extruder")
@@ -223,6 +222,15 @@ def _bambu(files: dict[str, bytes], root: ET.Element, meta: dict[str, str]) -> l
                 out.append(f"custom_gcode_per_layer.xml: a change at {layer.get('top_z')} mm to filament "
                            f"{extruder!r} of {count}")
     return out
+
+
+def _xml(files: dict[str, bytes], name: str) -> ET.Element | str:
+    """The package's XML file ``name`` (an empty ``<config/>`` when it has none), or what is
+    wrong with it."""
+    try:
+        return ET.fromstring(files.get(name, b"<config/>"))
+    except ET.ParseError as error:
+        return f"{name}: {error}"
 
 
 def _value(element: ET.Element, key: str) -> str:
@@ -279,10 +287,9 @@ def _prusa(files: dict[str, bytes], root: ET.Element, meta: dict[str, str]) -> l
             out.append(f"Slic3r_PE.config: {key} names {len(config.get(key, '').split(';'))} extruders, "
                        f"nozzle_diameter {count}")
     objects = _objects(root)
-    try:
-        model = ET.fromstring(files.get("Metadata/Slic3r_PE_model.config", b"<config/>"))
-    except ET.ParseError as error:
-        return out + [f"Metadata/Slic3r_PE_model.config: {error}"]
+    model = _xml(files, "Metadata/Slic3r_PE_model.config")
+    if isinstance(model, str):
+        return out + [model]
     for obj in model.iter("object"):
         oid = obj.get("id", "")
         mesh = objects.get(oid)

@@ -100,6 +100,8 @@ def test_a_bambu_config_the_slicer_would_refuse_or_misread_is_named() -> None:
     assert any("would load the geometry only" in p for p in problems("a", bare))
     old = tamper(data, threemf.MODEL_PATH, lambda raw: raw.replace(b"BambuStudio-02.", b"BambuStudio-01."))
     assert any("not the major version" in p for p in problems("a", old))
+    broken = tamper(data, "Metadata/model_settings.config", lambda raw: raw[:40])
+    assert any(p.startswith("a: Metadata/model_settings.config: ") for p in problems("a", broken))
     blind = threemf.write(replace(plate(), thumbnail=b""))
     assert problems("a", blind) == ["a: no picture: neither the package's thumbnail nor a plate's"]
     wrong = tamper(data, "Metadata/model_settings.config",
