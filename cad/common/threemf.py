@@ -602,7 +602,7 @@ def write_plates(title: str, plates: Sequence[Project], thumbnails: Sequence[byt
 
 def _plate_name(title: str) -> str:
     """A plate's name in a project of plates: its title without the project's own prefix
-    (``Monolyth: plate 3, 12 pieces, red`` -> ``plate 3, 12 pieces, red``)."""
+    (``Game: plate 3, 12 pieces, red`` -> ``plate 3, 12 pieces, red``)."""
     return title.partition(": ")[2] or title
 
 
