@@ -50,7 +50,7 @@ def placements(piece: Piece, width: int, height: int, flips: bool) -> list[int]:
 @nb.njit(cache=True)
 def _unions(masks, starts, row0, col0):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """Tuples of non-overlapping placements (one a piece) counted per union touching row 0
-    and column 0; the unions and counts, sorted by union."""
+    and column 0; the unions and counts, in no set order."""
     k = starts.size - 1
     counts = nb.typed.Dict.empty(key_type=nb.types.int64, value_type=nb.types.int64)
     at = np.zeros(k, np.int64)
@@ -83,8 +83,7 @@ def _unions(masks, starts, row0, col0):  # type: ignore[no-untyped-def]  # pragm
         keys[i] = key
         values[i] = value
         i += 1
-    order = np.argsort(keys)
-    return keys[order], values[order]
+    return keys, values  # unsorted: sorted by the caller (no numba sort in a kernel; see tests/test_kernels.py)
 
 
 @nb.njit(cache=True)
@@ -130,6 +129,8 @@ def tiled_regions(pieces: Sequence[Piece], width: int, height: int, flips: bool 
     row0 = sum(1 << c for c in range(width))
     col0 = sum(1 << (r * stride) for r in range(height))
     keys, values = _unions(masks, starts, np.int64(row0), np.int64(col0))
+    order = np.argsort(keys)
+    keys, values = keys[order], values[order]
     box = sum(1 << (r * stride + c) for r in range(height) for c in range(width))
     border = sum(1 << (r * stride + c) for r in range(height) for c in range(width)
                  if r in (0, height - 1) or c in (0, width - 1))

@@ -179,6 +179,33 @@ def _remove(hand: Any, n: int, card: int) -> None:
 
 
 @njit(cache=True, nogil=True)
+def _sort_ints(a: Any, n: int) -> None:
+    """``a[:n]`` sorted in place (an insertion sort: numba's own sorts are generated
+    functions whose cached code can collide across processes; see ``tests/test_kernels.py``)."""
+    for i in range(1, n):
+        v = a[i]
+        j = i
+        while j > 0 and a[j - 1] > v:
+            a[j] = a[j - 1]
+            j -= 1
+        a[j] = v
+
+
+@njit(cache=True, nogil=True)
+def _order_by_value(values: Any, m: int, order: Any) -> None:
+    """``order[:m]``: the indices of ``values[:m]``, highest value first, ties in index
+    order (what a stable sort of ``-values`` gives)."""
+    for i in range(m):
+        order[i] = i
+        j = i
+        while j > 0 and values[order[j - 1]] < values[order[j]]:
+            t = order[j - 1]
+            order[j - 1] = order[j]
+            order[j] = t
+            j -= 1
+
+
+@njit(cache=True, nogil=True)
 def _insert_sorted(hand: Any, n: int, card: int) -> None:
     i = n
     while i > 0 and hand[i - 1] > card:
@@ -282,6 +309,7 @@ def _play(seed: Any, agent_seeds: Any, kinds: Any, flat: bool, max_turns: int, t
     unseen = np.empty(cards, np.int64)
     sample_draw = np.empty(cards, np.int64)
     best = np.empty(most, np.int64)
+    order = np.empty(most, np.int64)
     scratch = np.empty(cards + 16, np.int64)
     hand1 = np.empty(cards, np.int64)
     grid1 = np.empty(9, np.int64)
@@ -309,7 +337,7 @@ def _play(seed: Any, agent_seeds: Any, kinds: Any, flat: bool, max_turns: int, t
             for i in range(sc[DRAW]):
                 unseen[u] = draw[i]
                 u += 1
-            unseen[:u].sort()
+            _sort_ints(unseen, np.int64(u))
             _shuffle(rng, unseen, np.int64(u))
             at = 0
             for s in range(players):
@@ -342,7 +370,7 @@ def _play(seed: Any, agent_seeds: Any, kinds: Any, flat: bool, max_turns: int, t
                         j -= 1
                 choice = best[_below(rng, np.int64(nb))]
             else:  # search: the best few by one step, each looked at one move further
-                order = np.argsort(-values[:m], kind="mergesort")
+                _order_by_value(values, np.int64(m), order)
                 top = -np.inf
                 nb = 0
                 for r in range(min(width, m)):
