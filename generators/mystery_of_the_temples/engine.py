@@ -14,8 +14,9 @@ A turn is several moves of one seat, each a small tuple:
 ``("go", card, extra)``
     move to circle position ``card``: 1-3 steps clockwise counting only temples or only
     wilderness cards, occupied cards skipped and not counted, laps allowed; ``extra`` more
-    steps bought with a crystal each (any crystal pays a colourless one). Grid 3B may go to
-    any free card. Each card reachable is offered once, at its least price.
+    steps bought with crystals at the published reference card's prices, 1, 3, 6, ...
+    for 1, 2, 3, ... steps (``step_price``; any crystal pays a colourless one). Grid 3B may
+    go to any free card. Each card reachable is offered once, at its least price.
 ``("swap", a, b)``, ``("buy", colour)``
     the adjustments, before the action: discard one crystal to swap two crystals of
     different colours on the grid; pay four crystals (three on grid 1A) for one of any colour.
@@ -88,6 +89,14 @@ SLOTS = 12
 EMPTY = -1
 #: Grid 1A's any-colour exchange, and everyone else's.
 BUY_PRICE = {True: 3, False: 4}
+
+
+def step_price(extra: int) -> int:
+    """Crystals for ``extra`` steps past the third: 1, 3, 6, ... (each step one more than
+    the last), as the game's reference card prices them (the seed says only that colourless
+    crystals buy them)."""
+    return extra * (extra + 1) // 2
+
 
 Move = tuple[Any, ...]
 
@@ -292,10 +301,12 @@ def _goes(state: State) -> list[Move]:
         if not ring:
             continue
         best: dict[int, int] = {}
-        for steps in range(1, 3 + min(budget, len(ring)) + 1):
+        for steps in range(1, 3 + len(ring) + 1):
             dest = ring[(steps - 1) % len(ring)]
             extra = max(0, steps - 3)
-            if extra <= budget and (dest not in best or extra < best[dest]):
+            if step_price(extra) > budget:
+                break
+            if dest not in best or extra < best[dest]:
                 best[dest] = extra
         out += [("go", d, e) for d, e in best.items()]
     return sorted(set(out), key=lambda m: (m[1], m[2]))
@@ -443,7 +454,7 @@ def apply(state: State, move: Move) -> State:
     if what == "go":
         state = _with(state, at=state.at[:seat] + (move[1],) + state.at[seat + 1:], phase="act")
         if move[2]:
-            state = _with(state, phase="pay", owed=move[2], then=("act",))
+            state = _with(state, phase="pay", owed=step_price(move[2]), then=("act",))
         return state
     if what == "pay":
         c = state.grids[seat][move[1]]

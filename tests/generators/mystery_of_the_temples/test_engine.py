@@ -74,12 +74,19 @@ def test_moving_skips_occupied_cards_and_buys_extra_steps() -> None:
     assert not any(d == temples[0] for d, _ in goes)  # a move moves: never back to where it stood
     wild = [i for k in range(1, len(s.table.circle)) for i in [(temples[0] + k) % len(s.table.circle)]
             if s.table.circle[i][0] == 1]
+    assert sum(c != E for c in s.grids[0]) == 2  # the two colourless of the set-up
     assert (wild[3], 1) in goes and (wild[2], 0) in goes  # a fourth step bought with a crystal
-    assert (wild[4], 2) in goes and not any(d == wild[5] for d, _ in goes)  # two crystals buy two steps, not three
+    assert not any(d == wild[4] for d, _ in goes)  # a fifth costs 1 + 2: two crystals do not buy it
     s2 = engine.apply(s, ("go", wild[3], 1))
     assert s2.phase == "pay" and s2.owed == 1
     s3 = engine.apply(s2, ("pay", s2.grids[0].index(0)))
     assert s3.phase == "act" and sum(c != E for c in s3.grids[0]) == 1 and s3.supply[0] == s.supply[0] + 1
+    rich = replace(s, grids=((0,) * 6 + (E,) * 6,) + s.grids[1:])  # six crystals: 1 + 2 + 3, three steps more
+    goes = {(m[1], m[2]) for m in engine.moves(rich)}
+    assert (wild[4], 2) in goes and (wild[5], 3) in goes and not any(d == wild[6] for d, _ in goes)
+    s4 = engine.apply(rich, ("go", wild[5], 3))
+    assert s4.phase == "pay" and s4.owed == 6 == engine.step_price(3)
+    assert [engine.step_price(k) for k in range(5)] == [0, 1, 3, 6, 10]
 
 
 def test_collecting_at_a_temple_and_on_direct_cards() -> None:
@@ -430,7 +437,7 @@ def test_the_look_ahead_counts_crystals_owed_as_spent() -> None:
     standing on the card it bought its way to, less the crystal and ``OWED`` besides."""
     s = begun(3, sides=["1A", "2B", "4A"])
     temples = [i for i, (k, _) in enumerate(s.table.circle) if k == 0]
-    s = replace(s, at=(temples[0], temples[1], -1))
+    s = replace(s, at=(temples[0], temples[1], -1), grids=((0,) * 6 + (E,) * 6,) + s.grids[1:])
     bought = [m for m in engine.moves(s) if m[0] == "go" and m[2] >= 1]
     promising = [m for m in bought if engine.standing(replace(engine.apply(s, m), phase="act", owed=0, then=()), 0)
                  != ((), -1)]
@@ -438,7 +445,7 @@ def test_the_look_ahead_counts_crystals_owed_as_spent() -> None:
     paying = engine.apply(s, promising[0])
     arrived = replace(paying, phase="act", owed=0, then=())  # the same card reached for nothing
     assert engine.standing(paying, 0) == engine.standing(arrived, 0) != ((), -1)
-    owed = promising[0][2]
+    owed = engine.step_price(promising[0][2])
     assert engine.value(paying, 0) == pytest.approx(engine.value(arrived, 0) - owed * (engine.OWED + 0.1))
 
 
