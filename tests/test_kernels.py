@@ -6,8 +6,8 @@ that runs per process, and its sorts are made by one factory for every kind of s
 two processes can give the same name and the same argument types to an argsort and a plain
 sort. A kernel cached by one process (an xdist worker, a build worker) and a kernel cached
 by another, loaded together later, then share one of the two bodies: a wrong answer or a
-crash, depending on which process cached what first (numba issue #10486, "Compile error when
-loading code cached by a fork"). Seen here: Shifting Stones' compiled games and the region
+crash, depending on which process cached what first ("Compile error when loading code cached
+by a fork", https://github.com/numba/numba/issues/10486). Seen here: Shifting Stones' compiled games and the region
 counter's argsort, cached by two test workers, gave wrong moves, an empty region and a
 segmentation fault when one process loaded both. Our kernels sort with plain loops, or hand
 their results to numpy outside the kernel.

@@ -183,12 +183,7 @@ def _sort_ints(a: Any, n: int) -> None:
     """``a[:n]`` sorted in place (an insertion sort: numba's own sorts are generated
     functions whose cached code can collide across processes; see ``tests/test_kernels.py``)."""
     for i in range(1, n):
-        v = a[i]
-        j = i
-        while j > 0 and a[j - 1] > v:
-            a[j] = a[j - 1]
-            j -= 1
-        a[j] = v
+        _insert_sorted(a, i, a[i])
 
 
 @njit(cache=True, nogil=True)
@@ -197,11 +192,19 @@ def _order_by_value(values: Any, m: int, order: Any) -> None:
     order (what a stable sort of ``-values`` gives)."""
     for i in range(m):
         order[i] = i
+    _by_value(values, order, m)
+
+
+@njit(cache=True, nogil=True)
+def _by_value(values: Any, index: Any, n: int) -> None:
+    """``index[:n]`` sorted in place by ``values[index]``, highest first, keeping the order of
+    ties (an insertion sort)."""
+    for i in range(1, n):
         j = i
-        while j > 0 and values[order[j - 1]] < values[order[j]]:
-            t = order[j - 1]
-            order[j - 1] = order[j]
-            order[j] = t
+        while j > 0 and values[index[j - 1]] < values[index[j]]:
+            t = index[j - 1]
+            index[j - 1] = index[j]
+            index[j] = t
             j -= 1
 
 
@@ -361,13 +364,7 @@ def _play(seed: Any, agent_seeds: Any, kinds: Any, flat: bool, max_turns: int, t
                     if values[k] > top - 1e-9:
                         best[nb] = k
                         nb += 1
-                for i in range(1, nb):  # a stable sort by value, highest first
-                    j = i
-                    while j > 0 and values[best[j - 1]] < values[best[j]]:
-                        t = best[j - 1]
-                        best[j - 1] = best[j]
-                        best[j] = t
-                        j -= 1
+                _by_value(values, best, np.int64(nb))  # a stable sort by value, highest first
                 choice = best[_below(rng, np.int64(nb))]
             else:  # search: the best few by one step, each looked at one move further
                 _order_by_value(values, np.int64(m), order)
