@@ -154,11 +154,15 @@ def draw_temple(pen: Pen, slot: Slot, box: Box, temple: Temple, card: Card | Non
         for layer in temple.layers:
             sx, sy = lay.shields[layer.position - 1]
             _shield(pen, ox + sx, oy + sy, layer.points)
+            if layer.blocked:  # the badge over the shield
+                _badge(pen, ox + sx, oy + sy + 4.2 + BADGE + 0.6)
     y = inner.y + TEXT_ROOM - 6
     words = ("Break a layer: pay crystals from either end of the arch up to its shield, in order, pulled along "
              "your grid's lines; any crystal pays a C.") if reading != "rows" else (
              "Break a layer: pay its row of crystals, in order from either end, pulled along your grid's lines; any "
              "crystal pays a C.")
+    if any(layer.blocked for layer in temple.layers):
+        words += " 2P: at 2 players a spare marker covers the layer."
     for part in wrap(words, MIN_TEXT, inner.w, lines=4):
         pen.text(inner.x, y, part, MIN_TEXT, colour=INK)
         y -= 2.9
@@ -166,6 +170,16 @@ def draw_temple(pen: Pen, slot: Slot, box: Box, temple: Temple, card: Card | Non
         shown = "  ".join(f"{layer.position}: {p.actions:.1f}" for layer, p in zip(temple.layers, card.priced))
         pen.text(inner.x, inner.y + 6.5, "expected actions by layer", MIN_TEXT, colour="#8C7B5B")
         pen.text(inner.x, inner.y + 3.3, shown, MIN_TEXT, colour="#8C7B5B")
+
+
+#: The radius (mm) of the badge on a layer blocked at 2 players.
+BADGE = 2.7
+
+
+def _badge(pen: Pen, x: float, y: float) -> None:
+    """A layer blocked at 2 players: "2P" in a ringed disc."""
+    pen.circle(x, y, BADGE, fill="#FFFFFF", stroke=SHIELD, width=0.5)
+    pen.centred_text(x, y, "2P", MIN_TEXT, bold=True, colour=SHIELD)
 
 
 def _shield(pen: Pen, x: float, y: float, points: int | None) -> None:
@@ -188,6 +202,8 @@ def _rows(pen: Pen, inner: Rect, box: Box, temple: Temple) -> None:
     left = inner.x + 12 + (room - longest * (2 * r + 1.2)) / 2
     for layer in temple.layers:
         _shield(pen, left - 7, y, layer.points)
+        if layer.blocked:  # pinned on the shield's upper left corner, inside the frame
+            _badge(pen, left - 9.4, y + 4.7)
         for i, c in enumerate(layer.row):
             crystal(pen, left + r + i * (2 * r + 1.2), y, r, box.colours[c].rgb, letters[box.names[c]])
         y -= pitch

@@ -17,7 +17,8 @@ Nouns:
              side's name, 1A-4B) and its ``solver.paths.Grid``.
     Layer    a position on a temple's track (1 at the left end) and its points (None: not
              priced yet); in a deck that reads each layer as its own row (``rows``), the
-             layer's row of colours.
+             layer's row of colours; ``blocked``: at 2 players a spare marker covers it at
+             set-up (a side for 2-3 players only; see ``two_player_block``).
     Temple   a temple card's side: its colour, player count (``2-3`` or ``4``), track
              (colour indices, left to right) and layers.
     Box      the title, the colours, the grid sides, the temples and the other cards
@@ -29,7 +30,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +80,7 @@ class Layer:
     position: int
     points: int | None = None
     row: tuple[int, ...] = ()  # the layer's own row, when the deck reads layers as rows
+    blocked: bool = False  # at 2 players a spare marker covers it at set-up
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +208,21 @@ def _temples() -> tuple[Temple, ...]:
     return tuple(out)
 
 
-OURS_TEMPLES = _temples()
+def two_player_block(temple: Temple) -> Temple:
+    """The side with the layer our generator blocks at 2 players (``Layer.blocked``): one a
+    side for 2-3 players, the layer of median points (on a tie the nearer the track's left
+    end), so that a game of two races for fewer curses and keeps each temple's cheapest and
+    dearest. The game's rulebook has spare markers block some layers at 2 players without the
+    seed saying which; this is our choice. A side for 4 players, or one not priced, is returned
+    as it is."""
+    if temple.side != SIDES[0] or any(layer.points is None for layer in temple.layers) or len(temple.layers) < 3:
+        return temple
+    ranked = sorted(range(len(temple.layers)), key=lambda j: (temple.layers[j].points, temple.layers[j].position))
+    chosen = ranked[(len(ranked) - 1) // 2]
+    return replace(temple, layers=tuple(replace(layer, blocked=j == chosen) for j, layer in enumerate(temple.layers)))
+
+
+OURS_TEMPLES = tuple(two_player_block(t) for t in _temples())
 DEFAULT = Box("ours", tuple(Colour(*c) for c in COLOURS), _ours(), OURS_TEMPLES)
 
 
@@ -355,6 +371,10 @@ def _temple_list(raw: Any, source: str, names: Sequence[str], problems: list[str
             continue
         parsed = _layers(layers, where, len(track), names, problems)
         if parsed is not None:
+            if side != SIDES[0] and any(layer.blocked for layer in parsed):
+                problems.append(f"{where}.layers: a layer is blocked at 2 players on a side for {side} players; only "
+                                f"a side for {SIDES[0]} players has such layers")
+                continue
             out.append(Temple(names.index(colour), side, tuple(names.index(c) for c in track), parsed))
     return tuple(out)
 
@@ -367,10 +387,15 @@ def _layers(raw: Any, where: str, length: int, names: Sequence[str],
     out = []
     for j, entry in enumerate(raw, start=1):
         here = f"{where}.layers[{j}]"
-        if not isinstance(entry, Mapping) or set(entry) - {"position", "points", "row"}:
-            problems.append(f"{here}: expected a table with position and points (and row, read as rows)")
+        if not isinstance(entry, Mapping) or set(entry) - {"position", "points", "row", "blocked"}:
+            problems.append(f"{here}: expected a table with position and points (and row, read as rows, and "
+                            f"blocked, at 2 players)")
             return None
         position, points, row = entry.get("position"), entry.get("points"), entry.get("row", [])
+        blocked = entry.get("blocked", False)
+        if type(blocked) is not bool:
+            problems.append(f"{here}.blocked: expected true or false, got {blocked!r}")
+            return None
         if not (isinstance(row, list) and all(c in names for c in row)):
             problems.append(f"{here}.row: expected a list of colours of the supply ({', '.join(names)}), got {row!r}")
             return None
@@ -380,7 +405,7 @@ def _layers(raw: Any, where: str, length: int, names: Sequence[str],
         if points is not None and not (type(points) is int and 0 <= points <= 99):
             problems.append(f"{here}.points: expected a whole number 0-99, got {points!r}")
             return None
-        out.append(Layer(position, points, tuple(names.index(c) for c in row)))
+        out.append(Layer(position, points, tuple(names.index(c) for c in row), blocked))
     if len({layer.position for layer in out}) != len(out):
         problems.append(f"{where}.layers: a position is listed twice")
         return None

@@ -58,6 +58,13 @@ START_CRYSTALS = 2
 #: Markers a player holds; placing the last ends the game (the round is finished).
 MARKERS = 5
 
+#: The published box's broken curse markers: 6 in each of 4 player colours (a player's 5 and
+#: a score marker). At 2 players the other two colours' are spare: they cover the layers
+#: blocked at 2 players (``box.Layer.blocked``).
+MARKER_COLOURS = 4
+MARKERS_A_COLOUR = 6
+SPARE_AT_TWO = (MARKER_COLOURS - 2) * MARKERS_A_COLOUR
+
 
 @dataclass(frozen=True, slots=True)
 class Wilderness:

@@ -36,7 +36,7 @@ from generators.common import deckfile
 from generators.common.deckfile import FORMAT, DeckError
 from generators.common.errors import RequestError
 from generators.common.files import write_atomic
-from generators.mystery_of_the_temples.box import DEFAULT, Box, Colour, Layer, Side, Temple, box_from, grid_json
+from generators.mystery_of_the_temples.box import DEFAULT, SIDES, Box, Colour, Layer, Side, Temple, box_from, grid_json
 from generators.mystery_of_the_temples.components import KEYS, components_json
 
 GAME = "mystery-of-the-temples"
@@ -88,6 +88,8 @@ class Card:
         layers = []
         for n, layer in enumerate(self.temple.layers):
             entry: dict[str, Any] = {"position": layer.position, "points": layer.points}
+            if layer.blocked:
+                entry["blocked"] = True
             if reading == "rows":
                 entry["row"] = [names[c] for c in layer.row]
             if self.priced is not None:
@@ -209,7 +211,12 @@ def _card(raw: Mapping[str, Any], card_id: CardId, names: Sequence[str], box: Bo
         if any(c not in names for c in row):
             problems.append(f"{here}.row: a colour not of the supply ({', '.join(names)})")
             return None
-        layers.append(Layer(position, entry.get("points"), tuple(names.index(c) for c in row)))
+        if entry.get("blocked") and raw["side"] != SIDES[0]:
+            problems.append(f"{here}.blocked: only a side for {SIDES[0]} players has layers blocked at 2 players; this "
+                            f"side is for {raw['side']}")
+            return None
+        layers.append(Layer(position, entry.get("points"), tuple(names.index(c) for c in row),
+                            bool(entry.get("blocked", False))))
         if "difficulty" in entry and "grids" in entry:
             paid = []
             for g in entry["grids"]:

@@ -6,8 +6,9 @@ drawn from the seed, a wilderness card after each in number order from a drawn s
 players leave out 4 and 7); four rune cards face down beside each temple, the top one turned
 up; 2 (2-3 players) or 3 (4 players) temple objectives drawn, and the rune objective; each
 seat a grid board in seat order (grid 1 starts: the rules' first way; 2-3 players leave
-the highest out), its side drawn; two colourless crystals on it, five markers. In the first
-round a seat puts its meeple on any free card.
+the highest out), its side drawn; two colourless crystals on it, five markers; at 2 players
+a spare marker on each layer the deck blocks at 2 players (``box.Layer.blocked``), which no
+one breaks. In the first round a seat puts its meeple on any free card.
 
 A turn is several moves of one seat, each a small tuple:
 
@@ -87,6 +88,8 @@ PLAYERS = (2, 3, 4)
 EFFORT = "rounds played before each layer of the temple is broken"
 SLOTS = 12
 EMPTY = -1
+#: A layer a spare marker covers at 2 players (``box.Layer.blocked``): no one breaks it.
+BLOCKED = -2
 #: Grid 1A's any-colour exchange, and everyone else's.
 BUY_PRICE = {True: 3, False: 4}
 
@@ -124,7 +127,7 @@ class State:
     grids: tuple[tuple[int, ...], ...]
     supply: tuple[int, ...]
     at: tuple[int, ...]  # each seat's circle position (-1: not placed yet)
-    broken: tuple[tuple[int, ...], ...]  # per temple, per layer: the seat that broke it, or -1
+    broken: tuple[tuple[int, ...], ...]  # per temple, per layer: the seat that broke it, EMPTY or BLOCKED
     piles: tuple[tuple[int, ...], ...]  # per temple, its rune cards (index 0 the turned-up one)
     runes: tuple[tuple[int, ...], ...]  # per seat, the rune cards taken (by id)
     kept: tuple[int, ...]  # grid 3A's rune per seat (0: none)
@@ -222,8 +225,9 @@ def start(deck: Any, players: int, seed: int, sides: Sequence[int] | None = None
     if any(n < 0 for n in supply):
         raise RequestError("colours: the supply holds too few colourless crystals for the set-up")
     squares = tuple(tuple(EMPTY for _ in w.squares) for w in table.parts.wilderness)
-    return State(table, seed, tuple(grids), tuple(supply), (-1,) * players,
-                 tuple((EMPTY,) * len(t.layers) for t in table.temples), tuple(tuple(p) for p in piles_now),
+    broken = tuple(tuple(BLOCKED if players == 2 and layer.blocked else EMPTY for layer in t.layers)
+                   for t in table.temples)
+    return State(table, seed, tuple(grids), tuple(supply), (-1,) * players, broken, tuple(tuple(p) for p in piles_now),
                  ((),) * players, tuple(kept), tuple(spares), squares, (0,) * players, (0,) * players,
                  held=(0,) * len(table.temples))
 
@@ -980,7 +984,7 @@ def check(state: State) -> list[str]:
 def card_events(state: State) -> Mapping[Any, tuple[int, int, int]]:
     """Each temple card on the table: dealt once, scored once for each layer broken, and the
     rounds its breakers had played before each break."""
-    return {card_id: (1, sum(1 for o in state.broken[k] if o != EMPTY), state.held[k])
+    return {card_id: (1, sum(1 for o in state.broken[k] if o >= 0), state.held[k])
             for k, card_id in enumerate(state.table.ids)}
 
 

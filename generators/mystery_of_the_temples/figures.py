@@ -38,6 +38,9 @@ def summary(deck: Deck, check: DeckCheck, spec: Any = None) -> list[Figure]:
                                   f"{check.rank:.3f} between each layer's points and its {measure}"))
     if by_play:
         out.append(Fact("sides", side_totals(deck)))
+    blocked = blocked_text(deck)
+    if blocked:
+        out.append(Fact("2 players", blocked))
     out.append(balance_table(deck.box, check))
     out.append(colour_table(deck))
     if check.notes:
@@ -55,6 +58,16 @@ def side_totals(deck: Deck) -> str:
         ratio = f"max/min {totals[-1] / totals[0]:.2f}" if totals[0] else "max/min -"
         said.append(f"for {count} players the sides total {', '.join(str(t) for t in totals)} points ({ratio})")
     return "; ".join(said)
+
+
+def blocked_text(deck: Deck) -> str:
+    """The layers spare markers cover at 2 players, by temple, with their points; empty
+    where none is."""
+    said = [f"{deck.box.names[c.temple.colour]} layer {layer.position} ({layer.points} points)"
+            for c in deck.cards for layer in c.temple.layers if layer.blocked]
+    if not said:
+        return ""
+    return f"a spare marker covers {', '.join(said)} at set-up (the \"2P\" badge)"
 
 
 def balance_table(box: Box, check: DeckCheck) -> Table:

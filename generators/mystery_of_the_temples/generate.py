@@ -20,6 +20,8 @@ Temples:
    balanced ones).
 5. Points. Layers ranked by difficulty (the mean over the grid sides) share the range
    ``--points`` by quantiles: no layer is worth more than a harder one.
+6. Two players. Each side for 2-3 players marks one layer a spare marker blocks at 2
+   players, its layer of median points (``box.two_player_block``).
 
 Grids only: candidate grids on the 4x3 lattice, each a random spanning tree of the lattice's
 lines (rows, columns, and one diagonal per square, so lines never cross) plus random extra
@@ -39,7 +41,7 @@ from generators.common import deckfile
 from generators.common.errors import Shortfall
 from generators.common.grading import spearman
 from generators.common.pool import Pool as Workers
-from generators.mystery_of_the_temples.box import SIDES, Box, Layer, Side, Temple, _grid, runs
+from generators.mystery_of_the_temples.box import SIDES, Box, Layer, Side, Temple, _grid, runs, two_player_block
 from generators.mystery_of_the_temples.deck import Card, Deck, Paid, Priced
 from generators.mystery_of_the_temples.measure import PLACES, balance, difficulty, from_empty, witnesses
 from generators.mystery_of_the_temples.spec import Spec
@@ -57,6 +59,9 @@ COLOURLESS_SHARE = 0.15
 #: How the tracks were dealt, recorded in a generated deck (verify checks what it names;
 #: decks without it were dealt in proportion to the supply).
 TRACKS = "game"
+#: How the layers blocked at 2 players were chosen, recorded in a generated deck (decks
+#: without it block none).
+TWO_PLAYERS = "median"
 #: The one curse the rules publish: yellow, yellow, blue, worth 3 (the first layer of the
 #: yellow temple's side for 2-3 players, read from the left).
 PUBLISHED = (2, 2, 3)
@@ -338,7 +343,17 @@ def generate(spec: Spec, progress: Callable[[int, int], None] | None = None) -> 
                         f"{ratio:.3f}, more than --balance {spec.balance}); --grids-only designs balanced grids",
                         0, 2 * (len(spec.box.names) - 1))
     deck = make_deck(spec, best, spec.box)
-    return priced_in_play(deck, spec) if spec.price == "play" else deck
+    return blocked_at_two(priced_in_play(deck, spec) if spec.price == "play" else deck)
+
+
+def blocked_at_two(deck: Deck) -> Deck:
+    """``deck`` with the layers blocked at 2 players marked, one on each side for 2-3 players
+    (``box.two_player_block``), once the points are given; recorded as
+    ``parameters.two_players``."""
+    parameters = dict(deck.parameters)
+    parameters["two_players"] = TWO_PLAYERS
+    return replace(deck, cards=tuple(replace(c, temple=two_player_block(c.temple)) for c in deck.cards),
+                   parameters=parameters)
 
 
 def priced_in_play(deck: Deck, spec: Spec) -> Deck:

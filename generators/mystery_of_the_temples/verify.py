@@ -11,7 +11,7 @@ reported for a designer's own temples, failed for a generated deck or with ``--s
 grid sides' balance within the recorded tolerance, the tracks' shape (generated decks: each
 side mostly its own colour, colourless positions rare, ``shape_problems``; decks generated
 before the tracks were shaped, recorded without ``tracks``, in proportion to the supply),
-and the stored grid means.
+the stored grid means, and the layers blocked at 2 players (``block_problems``).
 """
 
 from __future__ import annotations
@@ -159,7 +159,7 @@ def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck
     ``tiers_from`` are accepted for the command's sake: every measure here is a fixed number
     of seeded grids, and points, not tiers, price a layer. The temple sides are measured
     side by side in up to ``workers`` processes."""
-    from generators.mystery_of_the_temples.generate import TRACKS, colour_budget, play_points, points_for
+    from generators.mystery_of_the_temples.generate import TRACKS, TWO_PLAYERS, colour_budget, play_points, points_for
     from generators.mystery_of_the_temples.inplay import CLEARLY_TURNS
 
     del time_limit, tiers_from, tiers_name
@@ -218,6 +218,7 @@ def verify_deck(deck: Deck, *, time_limit: float | None = None, tiers_from: Deck
             shown = ", ".join(f"{n} {c}/{w}" for n, c, w in zip(deck.box.names, counted, want) if c != w)
             out.append(f"tracks: colours not in proportion to the supply (found/expected: {shown})")
     out.extend(component_problems(deck, notes))
+    out.extend(block_problems(deck, generated and deck.parameters.get("two_players") == TWO_PLAYERS))
     ids: set[str] = set()
     for c in deck.cards:
         if str(c.id) in ids:
@@ -296,6 +297,38 @@ def side_problems(deck: Deck) -> list[str]:
                 out.append(f"card {card.id}, layer {layer.position}: the published curse yellow-yellow-blue is worth "
                            f"{layer.points} points, not the published {PUBLISHED_POINTS}")
     return out
+
+
+def block_problems(deck: Deck, generated: bool) -> list[str]:
+    """The layers blocked at 2 players: no more than the spare markers a game of two has
+    (``components.SPARE_AT_TWO``), enough left open for both players' markers (where the
+    sides have enough without blocking), and in a generated
+    deck that records them (``parameters.two_players``; decks made before have none) the
+    generator's choice (``box.two_player_block``), one on each side for 2-3 players."""
+    from generators.mystery_of_the_temples.box import SIDES, two_player_block
+    from generators.mystery_of_the_temples.components import MARKERS, SPARE_AT_TWO
+
+    sides = [c for c in deck.cards if c.temple.side == SIDES[0]]
+    blocked = sum(1 for c in sides for layer in c.temple.layers if layer.blocked)
+    open_ = sum(1 for c in sides for layer in c.temple.layers if not layer.blocked)
+    out = []
+    if blocked > SPARE_AT_TWO:
+        out.append(f"cards: {blocked} layers blocked at 2 players; a game of two has {SPARE_AT_TWO} spare markers")
+    if blocked and open_ < 2 * MARKERS <= open_ + blocked:
+        out.append(f"cards: the layers blocked at 2 players leave {open_} open on the sides for {SIDES[0]}; two "
+                   f"players place {2 * MARKERS} markers")
+    if generated:
+        for c in sides:
+            want = [layer.position for layer in two_player_block(c.temple).layers if layer.blocked]
+            have = [layer.position for layer in c.temple.layers if layer.blocked]
+            if have != want:
+                out.append(f"card {c.id}: blocks {_positions(have)} at 2 players; the generator blocks "
+                           f"{_positions(want)} (the layer of median points)")
+    return out
+
+
+def _positions(positions: Sequence[int]) -> str:
+    return ", ".join(f"layer {p}" for p in positions) or "no layer"
 
 
 def component_problems(deck: Deck, notes: list[str]) -> list[str]:

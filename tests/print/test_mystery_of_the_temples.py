@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 from dataclasses import replace
 
+import pytest
 from pypdf import PdfReader
 
 from generators.mystery_of_the_temples.box import DEFAULT, OURS_TEMPLES
@@ -35,6 +36,20 @@ def test_the_table_cards_and_tokens_hold_everything_the_rules_name() -> None:
     assert any(line for line in mot.summary(printed) if line.startswith("tokens.pdf: 1 page, 88 tokens"))
 
 
+def test_a_layer_blocked_at_two_players_wears_a_badge_the_card_explains() -> None:
+    printed = mot.make(DECK, mot.Request("auto", parse_paper("a4"), "none", (0.0, 0.0), 3.0), "t")
+    pages = page_text(printed.files["cards.pdf"])
+    text = " ".join(" ".join(pages).split())
+    blocked = sum(layer.blocked for t in OURS_TEMPLES for layer in t.layers)
+    assert blocked == 5 and text.count("2P") == 2 * blocked  # the badge, and the card's words
+    assert text.count("2P: at 2 players a spare marker covers the layer.") == blocked
+    unblocked = Deck(tuple(replace(c, temple=replace(c.temple, layers=tuple(replace(layer, blocked=False)
+                                                                              for layer in c.temple.layers)))
+                           for c in DECK.cards))
+    assert "2P" not in " ".join(page_text(mot.make(unblocked, mot.Request("auto", parse_paper("a4"), "none",
+                                                                           (0.0, 0.0), 3.0), "t").files["cards.pdf"]))
+
+
 def test_a_temples_expected_actions_are_printed_only_for_a_designer() -> None:
     from pathlib import Path
 
@@ -48,19 +63,22 @@ def test_a_temples_expected_actions_are_printed_only_for_a_designer() -> None:
     assert "expected actions" not in plain and "expected actions by layer" in marked
 
 
-def test_every_letter_of_a_grid_card_lies_inside_its_safe_area() -> None:
+@pytest.mark.parametrize("name", ["grids", "cards"])
+def test_every_letter_of_a_grid_or_temple_card_lies_inside_its_safe_area(name: str) -> None:
     """The grid cards' header sat on the frame line, 2.55 mm from the cut: every character
-    of every grid card now lies inside the card's safe area (as PDFium places it)."""
+    of every grid and temple card (the temples' "2P" badges too) now lies inside the card's
+    safe area (as PDFium places it)."""
     import pypdfium2 as pdfium
 
     from print.common.sizes import MM
 
     printed = mot.make(DECK, mot.Request("auto", parse_paper("a4"), "long", (0.0, 0.0), 3.0), "t")
-    doc = pdfium.PdfDocument(printed.files["grids.pdf"])
+    sheets = printed.grids if name == "grids" else printed.imposition
+    doc = pdfium.PdfDocument(printed.files[f"{name}.pdf"])
     try:
-        for number in range(len(printed.grids.pages)):
+        for number in range(len(sheets.pages)):
             text = doc[number].get_textpage()
-            safes = [slot.safe for slot in printed.grids.pages[number].fronts + printed.grids.pages[number].backs]
+            safes = [slot.safe for slot in sheets.pages[number].fronts + sheets.pages[number].backs]
             for i in range(text.count_chars()):
                 left, bottom, right, top = (v / MM for v in text.get_charbox(i))
                 if right - left <= 0:

@@ -11,6 +11,7 @@ from dataclasses import replace
 
 import pytest
 
+from generators.common.deckfile import DeckError
 from generators.common.errors import RequestError, Shortfall
 from generators.common.grading import spearman
 from generators.mystery_of_the_temples import generate as gen
@@ -71,6 +72,12 @@ def test_our_box_is_the_published_supply_and_eight_grid_sides_that_draw_cleanly(
     ({"temples": [{"colour": "red", "side": "4", "track": ["red", "blue"], "layers": [{"position": 1,
                                                                                        "points": -2}]}]},
      "temples[1].layers[1].points: expected a whole number 0-99"),
+    ({"temples": [{"colour": "red", "side": "4", "track": ["red", "blue"], "layers": [{"position": 1,
+                                                                                       "blocked": True}]}]},
+     "temples[1].layers: a layer is blocked at 2 players on a side for 4 players"),
+    ({"temples": [{"colour": "red", "side": "2-3", "track": ["red", "blue"], "layers": [{"position": 1,
+                                                                                         "blocked": "yes"}]}]},
+     "temples[1].layers[1].blocked: expected true or false"),
     ({"shape": 1}, "shape: not a field"),
 ])
 def test_a_bad_box_is_named_by_field(change: dict, words: str) -> None:
@@ -110,6 +117,15 @@ def test_the_generated_deck_keeps_its_promises(deck: Deck, deck_check) -> None: 
     yellow = next(c for c in deck.cards if c.temple.colour == 2 and c.temple.side == "2-3")
     assert yellow.temple.track[:3] == (2, 2, 3)  # the published curse: yellow, yellow, blue
     assert deck.parameters["tracks"] == "game"
+    for card in deck.cards:  # at 2 players a spare marker covers one layer a side for 2-3, of median points
+        blocked = [layer for layer in card.temple.layers if layer.blocked]
+        if card.temple.side == "4":
+            assert blocked == []
+            continue
+        assert len(blocked) == 1 and deck.parameters["two_players"] == "median"
+        points = [layer.points or 0 for layer in card.temple.layers]
+        assert sum(p < (blocked[0].points or 0) for p in points) <= 2 < sum(p <= (blocked[0].points or 0)
+                                                                             for p in points)
 
 
 @pytest.mark.slow
@@ -133,6 +149,25 @@ def test_the_verifier_names_each_fault(deck: Deck) -> None:
     assert "card 3: layer 3, grid 3B: stored" in text
     assert "is worth 8 points at" in text
     assert "measured" in text
+
+
+def test_the_verifier_holds_the_layers_blocked_at_two_players(deck: Deck) -> None:
+    data = json.loads(deck.dumps())
+    first = next(c for c in data["cards"] if c["side"] == "2-3")
+    for layer in first["layers"]:
+        layer["blocked"] = not layer.get("blocked", False)  # four blocked, the generator's one open
+    text = "\n".join(verify_deck(deck_from_json(data)).problems)
+    assert f"card {first['id']}: blocks layer" in text and "the generator blocks layer" in text
+    for card in data["cards"]:
+        for layer in card["layers"]:
+            layer["blocked"] = card["side"] == "2-3"  # every layer of the sides for 2-3: no markers to spare
+    text = "\n".join(verify_deck(deck_from_json(data)).problems)
+    assert "cards: 25 layers blocked at 2 players; a game of two has 12 spare markers" in text
+    assert "leave 0 open on the sides for 2-3" in text
+    four = next(c for c in data["cards"] if c["side"] == "4")
+    four["layers"][0]["blocked"] = True
+    with pytest.raises(DeckError, match=r"cards\[\d+\]\.layers\[1\]\.blocked: only a side for 2-3 players"):
+        deck_from_json(data)
 
 
 def test_hand_written_temples_get_measures_and_suggested_points() -> None:

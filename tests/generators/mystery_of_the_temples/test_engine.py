@@ -294,6 +294,19 @@ def test_grid_2b_raises_the_marker_to_a_higher_layer_for_crystals() -> None:
     assert engine.check(s) == [] and s.markers[0] == 1
 
 
+def test_at_two_players_a_spare_marker_covers_each_blocked_layer() -> None:
+    blocked = [[j for j, layer in enumerate(t.layers) if layer.blocked] for t in engine.start(DECK, 2, 1).table.temples]
+    assert blocked == [[1]] * 5  # ours: one on each side for 2-3 players, the layer of median points
+    two, three = begun(2, sides=["2B", "1A"]), begun(3, sides=["2B", "1A", "3A"])
+    assert two.broken == ((E, engine.BLOCKED, E, E, E),) * 5 and three.broken == ((E,) * 5,) * 5
+    assert engine.check(two) == [] and engine.card_events(two) == {i: (1, 0, 0) for i in two.table.ids}
+    for s, offered in ((two, False), (three, True)):  # the grid pays the blocked layer; only 3 players may break it
+        paying = _paying(s, 0, 1)
+        assert any(m[0] == "break" and m[1] == 1 for m in engine.moves(paying)) is offered
+    s = _break_at(_fill(_paying(two, 0, 0), 0, [0, 0, 0]), 0, 0)  # grid 2B's raise passes over the covered layer
+    assert s.phase == "raise" and set(engine.moves(s)) == {("keep",), ("raise", 2)}
+
+
 def test_grid_3a_keeps_a_turned_up_rune_for_the_game_but_not_for_the_objective() -> None:
     s = begun(3, sides=["3A", "1A", "3B"])
     assert s.kept[0] and s.kept[1] == 0 and sum(len(p) for p in s.piles) == 19
