@@ -366,6 +366,12 @@ def test_the_default_build_makes_the_whole_default_kit(tmp_path: Path) -> None:
     assert "every face of the 36 cards (216 faces)" in (folder / "report.html").read_text()
     stones = json.loads((tmp_path / "shifting-stones" / "deck.json").read_text())
     assert len(stones["cards"]) == 72 and stones["parameters"]["mix"] == "1:28,2:26,3:13,5:5"
+    # Monolyth's own scale (the verifier's OURS_BOUNDS and OURS_BAND) is its default deck's
+    from generators.monolyth.verify import OURS_BAND, OURS_BOUNDS
+
+    monolyth = json.loads((tmp_path / "monolyth" / "deck.json").read_text())
+    turns = [c["difficulty"]["turns"] for c in monolyth["cards"]]
+    assert tuple(monolyth["parameters"]["tier_bounds"]) == OURS_BOUNDS and (min(turns), max(turns)) == OURS_BAND
 
 
 def test_what_paper_and_plastic_share_is_set_once_in_kit(tmp_path: Path) -> None:

@@ -202,7 +202,7 @@ def fuzz(examples: int):
 
 #: Examples per command: (the default run, -m slow). Commands that model or generate for
 #: seconds an example draw fewer.
-SIZES = {"cad": (8, 60), "stones-generate": (4, 60), "stones-decks": (30, 1000), "build": (30, 200),
+SIZES = {"cad": (8, 60), "stones-generate": (4, 60), "stones-decks": (30, 400), "build": (30, 200),
          "generate": (30, 400), "export": (12, 100)}
 DEFAULT_SIZES = (60, 1000)
 

@@ -26,9 +26,10 @@ from tests.templeforge.signalled import LONG, PROMISE, signalled
 
 pytestmark = pytest.mark.slow
 
-#: Signals per command (sixteen until the slow tests neared CI's 30 minutes; twelve still
-#: send both signals both ways many times over, and ``bench/signals.py`` draws more).
-DRAWS = 12
+#: Signals per command (sixteen, then twelve, until the slow tests neared CI's 30 minutes;
+#: nine still send both signals both ways several times over, and ``bench/signals.py``
+#: draws more).
+DRAWS = 9
 SEED = 11
 #: A draw whose command ended before its signal is sent again this much sooner (after the
 #: first 0.3 s), so that how fast the machine runs the command does not decide the count.

@@ -19,7 +19,7 @@ from generators.monolyth.measure import difficulty
 from generators.monolyth.pool import DEFAULT, pool_from
 from generators.monolyth.spec import Spec
 from generators.monolyth.structure import canonical, rows_of, symmetries, target_from
-from generators.monolyth.verify import OURS_BAND, OURS_BOUNDS, verify_deck
+from generators.monolyth.verify import OURS_BOUNDS, verify_deck
 from solver.heightmap import CONTAIN, EQUAL, Board, Step, Target
 
 BOARD = Board(4, 4, 3)
@@ -217,14 +217,6 @@ def test_a_hand_written_list_is_placed_on_our_scale_not_on_its_own_thirds() -> N
     other = deck_from_json({"format": "templeforge.deck/1", "game": "monolyth", "rule": "equal",
                             "cards": [level, wall]}, "hand.json")
     assert verify_deck(other).scale == "the thirds of these structures"  # another rule: no scale of ours
-
-
-@pytest.mark.slow
-def test_our_scale_is_the_default_decks() -> None:
-    made = gen.generate(Spec(workers=2))
-    values = [c.difficulty for c in made.cards if c.difficulty is not None]
-    assert tuple(made.parameters["tier_bounds"]) == OURS_BOUNDS
-    assert (min(values), max(values)) == OURS_BAND
 
 
 def test_equal_and_free_columns() -> None:
