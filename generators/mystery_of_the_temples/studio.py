@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -171,6 +172,8 @@ def card_of(deck: Deck, data: Mapping[str, Any], card_id: Any) -> Card:
     if card_id is not None and any(str(c.id) == str(card_id) for c in deck.cards):
         old = deck.card(card_id).temple
         colour, side = old.colour, old.side
+        blocked = {layer.position for layer in old.layers if layer.blocked}  # kept where the layer stays
+        layers = [replace(layer, blocked=layer.position in blocked) for layer in layers]
     else:
         colour, side = _free(deck)
     temple = Temple(colour, side, tuple(track), tuple(layers))
@@ -375,7 +378,6 @@ def put(deck: Deck, data: Mapping[str, Any], card_id: Any = None) -> Deck:
     Raises:
         RequestError: the draft is malformed, naming the field.
     """
-    from dataclasses import replace
 
     old = _side(deck, card_id)
     if old is not None:

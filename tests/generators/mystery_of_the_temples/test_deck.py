@@ -251,3 +251,17 @@ def test_verify_holds_a_generated_deck_to_the_games_track_shape(deck: Deck) -> N
     assert any(f"card {first.id}: 3 colourless positions" in s for s in said)
     assert any(f"card {first.id}: " in s and "crystals are its temple's colour" in s for s in said) or \
         first.temple.track[:2].count(first.temple.colour) == 0
+
+
+def test_the_studio_keeps_a_layer_blocked_at_two_players_where_the_layer_stays() -> None:
+    from generators.mystery_of_the_temples.box import OURS_TEMPLES
+    from generators.mystery_of_the_temples.deck import Card
+    from generators.mystery_of_the_temples.studio import card_of, codes, draft
+
+    deck = Deck(tuple(Card(i + 1, t) for i, t in enumerate(OURS_TEMPLES)))
+    grid = draft(deck, 1)["grid"]
+    assert [layer.position for layer in deck.card(1).temple.layers if layer.blocked] == [4]
+    repainted = card_of(deck, {"grid": [codes(deck)[3] + grid[0][1:], grid[1]]}, 1)  # a track repainted
+    assert [layer.position for layer in repainted.temple.layers if layer.blocked] == [4]
+    moved = card_of(deck, {"grid": [grid[0], grid[1][:3] + "." + grid[1][4:]]}, 1)  # layer 4 taken away
+    assert not any(layer.blocked for layer in moved.temple.layers)
