@@ -1000,19 +1000,21 @@ compiled = not_compiled  # played in Python
 def summary(state: State) -> tuple[Any, ...]:
     """What ``insights`` reads of a game: each seat's grid side, each seat's share of the
     win, every break (temple, layer, round, seat), and the temples on the table (their deck
-    ids and their layers' points)."""
+    ids and their layers' points; None for a layer a spare marker covers at 2 players)."""
     sides = tuple(state.table.ability(s) for s in range(len(state.grids)))
-    temples = tuple((card_id, tuple(int(layer.points or 0) for layer in t.layers))
-                    for card_id, t in zip(state.table.ids, state.table.temples))
+    temples = tuple((card_id, tuple(None if owner == BLOCKED else int(layer.points or 0)
+                                    for layer, owner in zip(t.layers, state.broken[k])))
+                    for k, (card_id, t) in enumerate(zip(state.table.ids, state.table.temples)))
     return sides, tuple(shares(state)), state.log, temples
 
 
 def insights(summaries: Sequence[tuple[Any, ...]], players: int, ids: Sequence[Any]) -> tuple[dict[str, Any],
                                                                                               list[str]]:
     """How often each grid side wins (its ability and lines together), and each curse: how
-    often it is broken, in which round, and how often its breaker wins; findings where a
-    side wins outside a fair share, curses nobody breaks, and whether points follow what a
-    curse costs in play (the round it is broken in)."""
+    often it is broken, in which round, and how often its breaker wins (a layer covered at
+    2 players left out); findings where a side wins outside a fair share, curses nobody
+    breaks, and whether points follow what a curse costs in play (the round it is broken
+    in)."""
     from generators.common.grading import spearman
     from generators.common.playtest import family_z, wilson
 
@@ -1044,6 +1046,8 @@ def insights(summaries: Sequence[tuple[Any, ...]], players: int, ids: Sequence[A
     never, priced = [], []
     for card_id, points in temples.items():
         for layer, worth in enumerate(points):
+            if worth is None:  # covered at 2 players: not in play
+                continue
             got = breaks.get((card_id, layer), [])
             rounds = sum(r for r, _ in got) / len(got) if got else None
             curses.append({"card": card_id, "layer": layer + 1, "points": worth, "broken": round(len(got) / n, 4),

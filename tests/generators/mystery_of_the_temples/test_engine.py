@@ -300,6 +300,7 @@ def test_at_two_players_a_spare_marker_covers_each_blocked_layer() -> None:
     two, three = begun(2, sides=["2B", "1A"]), begun(3, sides=["2B", "1A", "3A"])
     assert two.broken == ((E, engine.BLOCKED, E, E, E),) * 5 and three.broken == ((E,) * 5,) * 5
     assert engine.check(two) == [] and engine.card_events(two) == {i: (1, 0, 0) for i in two.table.ids}
+    assert all(points[1] is None and None not in points[:1] + points[2:] for _, points in engine.summary(two)[3])
     for s, offered in ((two, False), (three, True)):  # the grid pays the blocked layer; only 3 players may break it
         paying = _paying(s, 0, 1)
         assert any(m[0] == "break" and m[1] == 1 for m in engine.moves(paying)) is offered
@@ -394,6 +395,10 @@ def test_insights_price_grid_sides_and_curses_from_the_games() -> None:
     assert curses[(11, 2)]["broken"] == 0.0 and curses[(11, 3)]["breaker_wins"] == 0.0
     assert any("2 curses never broken in 40 games: 11 layer 2, 12 layer 1" in f for f in found)
     assert said["points_against_round"] > 0  # 3 points in round 1, 4 in round 5, 8 in round 9
+    covered = [(sides, shares, log, ((11, (3, None, 8)), (12, (3, 4)))) for sides, shares, log, _ in games]
+    said, found = engine.insights(covered, 2, [11, 12])  # a layer covered at 2 players is not a curse in play
+    assert (11, 2) not in {(row["card"], row["layer"]) for row in said["curses"]}
+    assert any("1 curse never broken in 40 games: 12 layer 1." in f for f in found)
 
 
 def test_a_game_reports_its_breaks_in_its_summary() -> None:
